@@ -1,0 +1,501 @@
+"""The games a hand earns, and a rubber's state folded from its hands."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+
+from .rules import Bandeira, Direction, Revoke, RuleSet, Tie
+from .tricks import SEATS
+
+TOTAL_POINTS = 120
+WIN_ABOVE = 60
+CAPOTE_FROM = 91
+IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
+MAX_HANDS = 200
+"""No real rubber comes near this; it bounds what one rubber can store."""
+
+
+class ScoringError(ValueError):
+    """A hand that cannot be scored; ``code`` names the kind for translation."""
+
+    code = "scoring"
+
+
+class ImpossiblePointsError(ScoringError):
+    """Card points no hand can produce."""
+
+    code = "impossible_points"
+
+    def __init__(self, value: object, message: str) -> None:
+        self.value = value
+        super().__init__(message)
+
+
+class UnknownTeamError(ScoringError):
+    """A team other than 0 and 1."""
+
+    code = "unknown_team"
+
+    def __init__(self, team: object) -> None:
+        self.value = team
+        super().__init__(f"There is no team {team!r}: the teams are 0 and 1.")
+
+
+class RubberFinishedError(ScoringError):
+    """A hand after the rubber was already won."""
+
+    code = "rubber_finished"
+
+    def __init__(self, number: int) -> None:
+        self.value = number
+        super().__init__(f"Hand {number} comes after the rubber was already won.")
+
+
+class HandNotAllowedError(ScoringError):
+    """A hand the rubber's rules do not allow (a spoiled deal without melar, ...)."""
+
+    code = "hand_not_allowed"
+
+    def __init__(self, value: object, message: str) -> None:
+        self.value = value
+        super().__init__(message)
+
+
+class TooManyHandsError(ScoringError):
+    """More hands than any rubber needs."""
+
+    code = "too_many_hands"
+
+    def __init__(self, number: int) -> None:
+        self.value = number
+        super().__init__(
+            f"A rubber holds at most {MAX_HANDS} hands; hand {number} is one too many."
+        )
+
+
+class HandKind(enum.Enum):
+    """How a hand ended."""
+
+    PLAYED = "played"
+    """Played out and decided: one team took more than 60 points."""
+    TIE = "tie"
+    """60-60."""
+    REVOKE = "revoke"
+    """Stopped by a revoke (renúncia) of one team."""
+    SPOILED = "spoiled"
+    """Spoiled by the leader (melar): the same dealer deals again."""
+
+
+def _check_points(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ImpossiblePointsError(value, f"Card points must be a whole number, not {value!r}.")
+    if not 0 <= value <= TOTAL_POINTS:
+        raise ImpossiblePointsError(value, f"{value} card points is outside 0 to 120.")
+    if value in IMPOSSIBLE_POINTS:
+        raise ImpossiblePointsError(
+            value, f"{value} card points is impossible: no cards add up to 1."
+        )
+    return value
+
+
+def _check_team(team: object) -> int:
+    if isinstance(team, bool) or team not in (0, 1):
+        raise UnknownTeamError(team)
+    assert isinstance(team, int)
+    return team
+
+
+@dataclass(frozen=True)
+class Hand:
+    """What was recorded for one hand: the input of the fold. Build it with the classmethods.
+
+    >>> Hand.played(75, 45)
+    Hand(kind=<HandKind.PLAYED: 'played'>, points=(75, 45), all_tricks=False, team=None)
+    >>> Hand.played(60, 60).kind
+    <HandKind.TIE: 'tie'>
+    """
+
+    kind: HandKind
+    points: tuple[int, int] | None = None
+    all_tricks: bool = False
+    team: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind in (HandKind.PLAYED, HandKind.TIE):
+            if self.points is None:
+                raise ImpossiblePointsError(None, "A played hand needs both teams' card points.")
+            first, second = (_check_points(p) for p in self.points)
+            if first + second != TOTAL_POINTS:
+                raise ImpossiblePointsError(
+                    self.points,
+                    f"{first} and {second} add up to {first + second}, not 120.",
+                )
+            if (first == second) != (self.kind is HandKind.TIE):
+                raise ImpossiblePointsError(self.points, "Only 60-60 is a tie.")
+            if self.all_tricks and TOTAL_POINTS not in self.points:
+                raise ImpossiblePointsError(
+                    self.points, f"All the tricks means all 120 points, not {max(self.points)}."
+                )
+        elif self.points is not None or self.all_tricks:
+            raise HandNotAllowedError(self.kind, f"A {self.kind.value} hand has no card points.")
+        if self.kind is HandKind.REVOKE:
+            _check_team(self.team)
+        elif self.team is not None:
+            raise HandNotAllowedError(self.team, "Only a revoke names a team.")
+
+    @classmethod
+    def played(cls, first: int, second: int | None = None, all_tricks: bool = False) -> Hand:
+        """A played hand from the teams' card points (the second is 120 minus the first if left out).
+
+        >>> Hand.played(91).points
+        (91, 29)
+        >>> Hand.played(119)
+        Traceback (most recent call last):
+        ...
+        scorekeeper.engine.scoring.ImpossiblePointsError: 119 card points is impossible: no cards add up to 1.
+        """
+        first = _check_points(first)
+        if second is None:
+            second = TOTAL_POINTS - first
+        kind = HandKind.TIE if first == second == WIN_ABOVE else HandKind.PLAYED
+        return cls(kind, (first, second), all_tricks)
+
+    @classmethod
+    def tie(cls) -> Hand:
+        """A 60-60 hand.
+
+        >>> Hand.tie().points
+        (60, 60)
+        """
+        return cls(HandKind.TIE, (WIN_ABOVE, WIN_ABOVE))
+
+    @classmethod
+    def revoke(cls, team: int) -> Hand:
+        """A hand stopped by a revoke of ``team``.
+
+        >>> Hand.revoke(1).team
+        1
+        >>> Hand.revoke(2)
+        Traceback (most recent call last):
+        ...
+        scorekeeper.engine.scoring.UnknownTeamError: There is no team 2: the teams are 0 and 1.
+        """
+        return cls(HandKind.REVOKE, team=_check_team(team))
+
+    @classmethod
+    def spoiled(cls) -> Hand:
+        """A deal spoiled by its leader (melar).
+
+        >>> Hand.spoiled().kind
+        <HandKind.SPOILED: 'spoiled'>
+        """
+        return cls(HandKind.SPOILED)
+
+    def mirrored(self) -> Hand:
+        """The same hand with the teams swapped.
+
+        >>> Hand.played(70).mirrored().points
+        (50, 70)
+        """
+        points = None if self.points is None else (self.points[1], self.points[0])
+        team = None if self.team is None else 1 - self.team
+        return replace(self, points=points, team=team)
+
+
+class Outcome(enum.Enum):
+    """The name a finished rubber is known by, if any."""
+
+    PENTE = "pente"
+    """Won with the other team on 0 games (pt-BR: gato)."""
+    CHAPEU = "chapeu"
+    """Won with the other team on 1 game (chapéu)."""
+    ARREPIO = "arrepio"
+    """Won by one game after trailing 0 to one short of the target (4-3 after 0-3)."""
+    BANDEIRA = "bandeira"
+    """Won at once by a bandeira (under bandeira_wins_rubber)."""
+    REVOKE = "revoke"
+    """Won at once by the other team's revoke (under revoke: lose_rubber)."""
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """What one hand added to the rubber, and why.
+
+    ``reasons`` are short codes the interface translates: ``one_game``, ``capote``,
+    ``bandeira``, ``tie_carried``, ``tie_doubled``, ``tie``, ``tie_void``, ``revoke_penalty``,
+    ``revoke_minus_two``, ``revoke_loses_rubber``, ``spoiled``, ``bandeira_wins_rubber``,
+    ``rubber_won``.
+    """
+
+    number: int
+    hand: Hand
+    dealer: int
+    leader: int
+    games: tuple[int, int]
+    games_after: tuple[int, int]
+    reasons: tuple[str, ...]
+    winner: int | None = None
+    base_games: int = 0
+    carried_extra: int = 0
+    multiplier: int = 1
+    bandeira: bool = False
+
+
+@dataclass(frozen=True)
+class RubberState:
+    """A rubber after some hands: always the fold of its hands by :func:`replay`."""
+
+    rules: RuleSet
+    first_dealer: int = 0
+    games: tuple[int, int] = (0, 0)
+    pending_extra: int = 0
+    pending_multiplier: int = 1
+    finished: bool = False
+    winner: int | None = None
+    outcome: Outcome | None = None
+    dealer: int = 0
+    hands: tuple[HandResult, ...] = field(default=())
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads the next hand's first trick: the one after the dealer."""
+        return (self.dealer + 1) % SEATS
+
+    @property
+    def shuffler(self) -> int:
+        """Who shuffles for the next hand: dealer+1 counter-clockwise, dealer+3 clockwise."""
+        step = 1 if self.rules.direction is Direction.COUNTERCLOCKWISE else 3
+        return (self.dealer + step) % SEATS
+
+    @property
+    def cutter(self) -> int:
+        """Who cuts for the next hand: the seat on the other side of the dealer."""
+        step = 3 if self.rules.direction is Direction.COUNTERCLOCKWISE else 1
+        return (self.dealer + step) % SEATS
+
+    @property
+    def shutout(self) -> bool:
+        """Whether the rubber was won with the other team on 0 games (the pente loop is drawn)."""
+        return self.winner is not None and self.games[1 - self.winner] == 0
+
+    def dots(self, team: int) -> tuple[int, ...]:
+        """The hand number behind each game the team holds now, in the order they were marked.
+
+        >>> replay(RuleSet(), [Hand.played(75), Hand.played(95)]).dots(0)
+        (1, 2, 2)
+        """
+        marks: list[int] = []
+        for result in self.hands:
+            added = result.games[team]
+            if added > 0:
+                marks.extend([result.number] * added)
+            elif added < 0:
+                del marks[added:]
+        return tuple(marks)
+
+
+def new_rubber(rules: RuleSet, first_dealer: int = 0) -> RubberState:
+    """A rubber with no hands yet.
+
+    >>> new_rubber(RuleSet(), first_dealer=3).leader
+    0
+    """
+    if isinstance(first_dealer, bool) or first_dealer not in range(SEATS):
+        raise HandNotAllowedError(
+            first_dealer, f"The dealer must be a seat from 0 to 3, not {first_dealer!r}."
+        )
+    return RubberState(rules=rules, first_dealer=first_dealer, dealer=first_dealer)
+
+
+def verify_hand(state: RubberState, hand: Hand) -> None:
+    """Raise a :class:`ScoringError` if ``hand`` cannot be the next hand of the rubber.
+
+    >>> verify_hand(new_rubber(RuleSet()), Hand.spoiled())
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.scoring.HandNotAllowedError: A deal can only be spoiled (melar) when the melar rule is on.
+    """
+    number = len(state.hands) + 1
+    if state.finished:
+        raise RubberFinishedError(number)
+    if number > MAX_HANDS:
+        raise TooManyHandsError(number)
+    if hand.kind is HandKind.SPOILED and not state.rules.melar:
+        raise HandNotAllowedError(
+            hand.kind, "A deal can only be spoiled (melar) when the melar rule is on."
+        )
+
+
+def can_add_hand(state: RubberState, hand: Hand) -> bool:
+    """Whether ``hand`` can be the next hand of the rubber.
+
+    >>> can_add_hand(replay(RuleSet(), [Hand.played(120, all_tricks=True)]), Hand.played(70))
+    False
+    """
+    try:
+        verify_hand(state, hand)
+    except ScoringError:
+        return False
+    return True
+
+
+def is_bandeira(hand: Hand, rules: RuleSet) -> bool:
+    """Whether a played hand is a bandeira under the rules.
+
+    >>> is_bandeira(Hand.played(120), RuleSet()), is_bandeira(Hand.played(120, all_tricks=True), RuleSet())
+    (False, True)
+    """
+    if hand.kind is not HandKind.PLAYED or hand.points is None:
+        return False
+    if rules.bandeira is Bandeira.POINTS:
+        return TOTAL_POINTS in hand.points
+    return hand.all_tricks
+
+
+def base_games(hand: Hand, rules: RuleSet) -> int:
+    """The games a played hand earns its winner before any tie carry.
+
+    >>> [base_games(Hand.played(p), RuleSet()) for p in (61, 90, 91, 120)]
+    [1, 1, 2, 2]
+    """
+    if hand.points is None or hand.kind is not HandKind.PLAYED:
+        return 0
+    if is_bandeira(hand, rules):
+        return 4
+    return 2 if max(hand.points) >= CAPOTE_FROM else 1
+
+
+def play_hand(state: RubberState, hand: Hand) -> RubberState:
+    """The rubber after one more hand (raises a :class:`ScoringError` if it cannot be added).
+
+    >>> play_hand(new_rubber(RuleSet()), Hand.played(29, 91)).games
+    (0, 2)
+    """
+    verify_hand(state, hand)
+    rules = state.rules
+    number = len(state.hands) + 1
+    games = list(state.games)
+    added = [0, 0]
+    reasons: list[str] = []
+    extra, multiplier = state.pending_extra, state.pending_multiplier
+    winner: int | None = None
+    rubber_winner: int | None = None
+    outcome: Outcome | None = None
+    base = 0
+    carried = 0
+    applied_multiplier = 1
+    bandeira = False
+
+    if hand.kind is HandKind.PLAYED:
+        assert hand.points is not None
+        winner = 0 if hand.points[0] > WIN_ABOVE else 1
+        base = base_games(hand, rules)
+        bandeira = is_bandeira(hand, rules)
+        reasons.append("bandeira" if bandeira else "capote" if base == 2 else "one_game")
+        total = base
+        if extra:
+            carried = extra
+            total += extra
+            reasons.append("tie_carried")
+        if multiplier > 1:
+            applied_multiplier = multiplier
+            total *= multiplier
+            reasons.append("tie_doubled")
+        added[winner] = total
+        extra, multiplier = 0, 1
+        if bandeira and rules.bandeira_wins_rubber:
+            rubber_winner = winner
+            outcome = Outcome.BANDEIRA
+            reasons.append("bandeira_wins_rubber")
+    elif hand.kind is HandKind.TIE:
+        reasons.append("tie")
+        if rules.tie is Tie.CARRY:
+            extra += 1
+            reasons.append("tie_carry")
+        elif rules.tie is Tie.DOUBLE:
+            multiplier *= 2
+            reasons.append("tie_double")
+        else:
+            reasons.append("tie_void")
+    elif hand.kind is HandKind.REVOKE:
+        assert hand.team is not None
+        offender, other = hand.team, 1 - hand.team
+        if rules.revoke is Revoke.OPPONENTS_TWO:
+            added[other] = 2
+            reasons.append("revoke_penalty")
+        elif rules.revoke is Revoke.OFFENDER_MINUS_TWO:
+            added[offender] = -min(2, games[offender])
+            reasons.append("revoke_minus_two")
+        else:
+            rubber_winner = other
+            outcome = Outcome.REVOKE
+            reasons.append("revoke_loses_rubber")
+    else:
+        reasons.append("spoiled")
+
+    games = [games[0] + added[0], games[1] + added[1]]
+    if rubber_winner is None:
+        for team in (0, 1):
+            if games[team] >= rules.games_to_win:
+                rubber_winner = team
+    if rubber_winner is not None:
+        reasons.append("rubber_won")
+
+    result = HandResult(
+        number=number,
+        hand=hand,
+        dealer=state.dealer,
+        leader=state.leader,
+        games=(added[0], added[1]),
+        games_after=(games[0], games[1]),
+        reasons=tuple(reasons),
+        winner=winner,
+        base_games=base,
+        carried_extra=carried,
+        multiplier=applied_multiplier,
+        bandeira=bandeira,
+    )
+    next_dealer = state.dealer if hand.kind is HandKind.SPOILED else (state.dealer + 1) % SEATS
+    hands = (*state.hands, result)
+    if rubber_winner is not None and outcome is None:
+        outcome = _name_outcome(rules, rubber_winner, hands)
+    return replace(
+        state,
+        games=(games[0], games[1]),
+        pending_extra=extra,
+        pending_multiplier=multiplier,
+        finished=rubber_winner is not None,
+        winner=rubber_winner,
+        outcome=outcome,
+        dealer=next_dealer,
+        hands=hands,
+    )
+
+
+def _name_outcome(rules: RuleSet, winner: int, hands: tuple[HandResult, ...]) -> Outcome | None:
+    loser = 1 - winner
+    target = rules.games_to_win
+    final = hands[-1].games_after
+    if final[loser] == 0:
+        return Outcome.PENTE
+    if final[loser] == 1 and target >= 3:
+        return Outcome.CHAPEU
+    if final[loser] == target - 1 and final[winner] == target:
+        if any(r.games_after[winner] == 0 and r.games_after[loser] == target - 1 for r in hands):
+            return Outcome.ARREPIO
+    return None
+
+
+def replay(rules: RuleSet, hands: Iterable[Hand], first_dealer: int = 0) -> RubberState:
+    """Fold a rubber's hands, in order, into its state. Editing a hand is replaying.
+
+    >>> state = replay(RuleSet(), [Hand.tie(), Hand.tie(), Hand.played(75, 45)])
+    >>> state.games, [h.games for h in state.hands]
+    ((3, 0), [(0, 0), (0, 0), (3, 0)])
+    """
+    state = new_rubber(rules, first_dealer)
+    for hand in hands:
+        state = play_hand(state, hand)
+    return state

@@ -1,0 +1,363 @@
+"""Tricks: who wins one, what a player may play, and the verifier of a trick record."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from .cards import Card, CardError, Suit, card_points, deck, in_deck, rank_strength
+from .rules import RuleSet
+
+SEATS = 4
+TRICKS_PER_HAND = 10
+MELAR_BELOW = 10
+
+
+class IllegalCardError(ValueError):
+    """A card a player may not play: they hold the led suit and played another."""
+
+    code = "illegal_card"
+
+    def __init__(self, card: Card, led: Suit) -> None:
+        self.card = card
+        self.led = led
+        super().__init__(f"{card} may not be played: the player holds {led} and must follow suit.")
+
+
+def team_of(seat: int) -> int:
+    """The team of a seat: partners sit opposite.
+
+    >>> [team_of(seat) for seat in range(4)]
+    [0, 1, 0, 1]
+    """
+    return seat % 2
+
+
+def trick_winner(cards: Sequence[Card], trump: Suit, rules: RuleSet) -> int:
+    """The position (0 = the leader) of the card that wins the trick.
+
+    The highest trump wins; with no trump, the highest card of the led suit.
+
+    >>> trick_winner([Card.parse(c) for c in ("KS", "AS", "2H", "7S")], Suit.CLUBS, RuleSet())
+    1
+    >>> trick_winner([Card.parse(c) for c in ("KS", "AS", "2H", "7S")], Suit.HEARTS, RuleSet())
+    2
+    """
+    led = cards[0].suit
+    best = 0
+    for position, card in enumerate(cards[1:], start=1):
+        top = cards[best]
+        if card.suit == top.suit:
+            if rank_strength(card, rules) > rank_strength(top, rules):
+                best = position
+        elif card.suit == trump or (top.suit not in (trump, led) and card.suit == led):
+            best = position
+    return best
+
+
+def trick_points(cards: Iterable[Card], rules: RuleSet) -> int:
+    """The card points in a trick (or any pile of cards).
+
+    >>> trick_points([Card.parse(c) for c in ("AS", "7S", "KS", "JS")], RuleSet())
+    28
+    """
+    return sum(card_points(card, rules) for card in cards)
+
+
+def legal_cards(hand: Iterable[Card], led: Suit | None) -> frozenset[Card]:
+    """The cards of a hand that may be played to a trick led in ``led`` (None: leading).
+
+    >>> sorted(str(c) for c in legal_cards([Card.parse("AS"), Card.parse("2H")], Suit.HEARTS))
+    ['2H']
+    """
+    cards = frozenset(hand)
+    following = frozenset(card for card in cards if card.suit == led)
+    return following or cards
+
+
+def can_play(card: Card, hand: Iterable[Card], led: Suit | None) -> bool:
+    """Whether ``card`` may be played from ``hand`` to a trick led in ``led``.
+
+    >>> can_play(Card.parse("AS"), [Card.parse("AS"), Card.parse("2H")], Suit.HEARTS)
+    False
+    """
+    return card in legal_cards(hand, led)
+
+
+def verify_play(card: Card, hand: Iterable[Card], led: Suit | None) -> None:
+    """Raise :class:`IllegalCardError` unless ``card`` may be played.
+
+    >>> verify_play(Card.parse("2H"), [Card.parse("AS"), Card.parse("2H")], Suit.HEARTS)
+    """
+    if not can_play(card, hand, led):
+        assert led is not None
+        raise IllegalCardError(card, led)
+
+
+def hand_points(cards: Iterable[str | Card], rules: RuleSet) -> int:
+    """The card points in a player's hand, for the melar check.
+
+    >>> hand_points(["2S", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "KH", "QD"], RuleSet())
+    6
+    """
+    parsed = [card if isinstance(card, Card) else Card.parse(card) for card in cards]
+    return trick_points(parsed, rules)
+
+
+def verify_melar_hand(cards: Sequence[str], rules: RuleSet) -> int:
+    """Check a 10-card hand and return its points; raise :class:`CardError` if it is not one.
+
+    >>> verify_melar_hand(["AS", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "5H", "6H"], RuleSet())
+    11
+    """
+    parsed = [Card.parse(text) for text in cards]
+    for text, card in zip(cards, parsed, strict=True):
+        if not in_deck(card, rules):
+            raise CardError(text, f"{card} is not in this deck.")
+    if len(set(parsed)) != len(parsed):
+        raise CardError(",".join(cards), "A card is written twice in this hand.")
+    if len(parsed) != TRICKS_PER_HAND:
+        raise CardError(",".join(cards), f"A hand has 10 cards, not {len(parsed)}.")
+    return hand_points(parsed, rules)
+
+
+def can_spoil(cards: Sequence[str], rules: RuleSet) -> bool:
+    """Whether a leader holding these 10 cards may spoil the deal (melar): fewer than 10 points.
+
+    >>> can_spoil(["AS", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "5H", "6H"], RuleSet())
+    False
+    """
+    return verify_melar_hand(cards, rules) < MELAR_BELOW
+
+
+@dataclass(frozen=True)
+class TrickResult:
+    """One verified trick: numbered from 1, its leader's and winner's seats, its points."""
+
+    number: int
+    leader: int
+    winner: int
+    points: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(frozen=True)
+class ProvenRevoke:
+    """A revoke the record proves: ``seat`` did not follow ``suit`` in ``trick``
+    and played that suit later, in ``proven_in``."""
+
+    seat: int
+    team: int
+    trick: int
+    suit: Suit
+    proven_in: int
+
+
+@dataclass(frozen=True)
+class RecordProblem:
+    """Something wrong with the record itself; ``code`` names the kind for translation."""
+
+    code: str
+    trick: int | None
+    card: str | None
+    error: str
+
+
+@dataclass(frozen=True)
+class TrickRecord:
+    """What the verifier found in a record of tricks."""
+
+    trump: Suit
+    first_leader: int
+    tricks: tuple[TrickResult, ...]
+    points: tuple[int, int]
+    tricks_won: tuple[int, int]
+    complete: bool
+    revokes: tuple[ProvenRevoke, ...]
+    errors: tuple[RecordProblem, ...]
+    next_leader: int | None = field(default=None)
+
+    @property
+    def first_revoke(self) -> ProvenRevoke | None:
+        """The revoke committed first in play order, the one that stops the hand."""
+        if not self.revokes:
+            return None
+        return min(
+            self.revokes,
+            key=lambda r: (r.trick, (r.seat - self.tricks[r.trick - 1].leader) % SEATS),
+        )
+
+    @property
+    def all_tricks(self) -> int | None:
+        """The team that took all 10 tricks of a complete record, else None."""
+        if not self.complete:
+            return None
+        for team in (0, 1):
+            if self.tricks_won[team] == TRICKS_PER_HAND:
+                return team
+        return None
+
+
+def verify_record(
+    trump: Suit | str,
+    leader: int,
+    tricks: Sequence[Sequence[str]],
+    rules: RuleSet,
+    trump_card: str | None = None,
+) -> TrickRecord:
+    """Replay a record of tricks, each in play order from its leader.
+
+    Problems with the record (an unknown card, a card twice, a trick of the wrong size) come
+    back in ``errors``; scoring stops at the first trick that cannot be resolved.
+
+    >>> record = verify_record("H", 1, [["AS", "2S", "7S", "JS"]], RuleSet())
+    >>> [(t.leader, t.winner, t.points) for t in record.tricks], record.points
+    ([(1, 1, 24)], (0, 24))
+    """
+    trump_suit = trump if isinstance(trump, Suit) else Suit.parse(trump)
+    if leader not in range(SEATS):
+        raise ValueError(f"The leader must be a seat from 0 to 3, not {leader!r}.")
+    errors: list[RecordProblem] = []
+    results: list[TrickResult] = []
+    seen: dict[Card, int] = {}
+    played: dict[int, list[tuple[int, Card]]] = {seat: [] for seat in range(SEATS)}
+    failed: dict[tuple[int, Suit], int] = {}
+    revokes: dict[tuple[int, Suit], ProvenRevoke] = {}
+    points = [0, 0]
+    won = [0, 0]
+    current: int | None = leader
+
+    for number, trick in enumerate(tricks, start=1):
+        if number > TRICKS_PER_HAND:
+            errors.append(
+                RecordProblem("too_many_tricks", number, None, "A hand has only 10 tricks.")
+            )
+            current = None
+            continue
+        cards: list[Card] = []
+        readable = True
+        for text in trick:
+            try:
+                card = Card.parse(text)
+            except CardError:
+                errors.append(
+                    RecordProblem("unknown_card", number, str(text), f"{text!r} is not a card.")
+                )
+                readable = False
+                continue
+            if not in_deck(card, rules):
+                errors.append(
+                    RecordProblem("not_in_deck", number, str(card), f"{card} is not in this deck.")
+                )
+                readable = False
+                continue
+            if card in seen:
+                errors.append(
+                    RecordProblem(
+                        "repeated_card",
+                        number,
+                        str(card),
+                        f"{card} was already played in trick {seen[card]}.",
+                    )
+                )
+            else:
+                seen[card] = number
+            cards.append(card)
+        if len(trick) != SEATS:
+            errors.append(
+                RecordProblem(
+                    "trick_size", number, None, f"Trick {number} has {len(trick)} cards, not 4."
+                )
+            )
+            readable = False
+        if not readable or current is None:
+            current = None
+            continue
+
+        led = cards[0].suit
+        for position, card in enumerate(cards):
+            seat = (current + position) % SEATS
+            trick_failed = failed.get((seat, card.suit))
+            if trick_failed is not None and (seat, card.suit) not in revokes:
+                revokes[(seat, card.suit)] = ProvenRevoke(
+                    seat, team_of(seat), trick_failed, card.suit, number
+                )
+            if card.suit != led:
+                failed.setdefault((seat, led), number)
+            played[seat].append((number, card))
+        winner = (current + trick_winner(cards, trump_suit, rules)) % SEATS
+        value = trick_points(cards, rules)
+        results.append(TrickResult(number, current, winner, value, tuple(cards)))
+        points[team_of(winner)] += value
+        won[team_of(winner)] += 1
+        current = winner
+
+    complete = len(results) == TRICKS_PER_HAND and not errors
+    if trump_card is not None:
+        errors.extend(_check_trump_card(trump_card, trump_suit, leader, played, complete, rules))
+        complete = complete and not errors
+    return TrickRecord(
+        trump=trump_suit,
+        first_leader=leader,
+        tricks=tuple(results),
+        points=(points[0], points[1]),
+        tricks_won=(won[0], won[1]),
+        complete=complete,
+        revokes=tuple(sorted(revokes.values(), key=lambda r: (r.trick, r.proven_in, r.seat))),
+        errors=tuple(errors),
+        next_leader=current if len(results) < TRICKS_PER_HAND else None,
+    )
+
+
+def _check_trump_card(
+    text: str,
+    trump: Suit,
+    leader: int,
+    played: dict[int, list[tuple[int, Card]]],
+    complete: bool,
+    rules: RuleSet,
+) -> list[RecordProblem]:
+    try:
+        card = Card.parse(text)
+    except CardError:
+        return [RecordProblem("unknown_card", None, str(text), f"{text!r} is not a card.")]
+    if not in_deck(card, rules):
+        return [RecordProblem("not_in_deck", None, str(card), f"{card} is not in this deck.")]
+    if card.suit != trump:
+        return [
+            RecordProblem(
+                "trump_card_suit", None, str(card), f"The turned card {card} is not a {trump} card."
+            )
+        ]
+    dealer = (leader - 1) % SEATS
+    for seat, cards in played.items():
+        for number, played_card in cards:
+            if played_card == card and seat != dealer:
+                return [
+                    RecordProblem(
+                        "trump_card_seat",
+                        number,
+                        str(card),
+                        f"The turned card {card} belongs to the dealer (seat {dealer}), "
+                        f"but seat {seat} played it.",
+                    )
+                ]
+    if complete and all(played_card != card for _, played_card in played[dealer]):
+        return [
+            RecordProblem(
+                "trump_card_missing",
+                None,
+                str(card),
+                f"The dealer (seat {dealer}) turned {card} but never played it.",
+            )
+        ]
+    return []
+
+
+def full_deck_points(rules: RuleSet) -> int:
+    """All the card points of the rule set's deck: always 120.
+
+    >>> full_deck_points(RuleSet())
+    120
+    """
+    return trick_points(deck(rules), rules)
