@@ -1,0 +1,124 @@
+"""The engine's decisions and refusals in the reader's language.
+
+The engine answers with codes and values; this module is the one place that turns them into
+sentences, so the pages, the API and the exports say the same thing.
+"""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from . import engine
+
+
+def engine_error(error: ValueError) -> str:
+    """A domain error of the engine as a sentence in the request's language."""
+    value = getattr(error, "value", None)
+    if isinstance(error, engine.ImpossiblePointsError):
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not 0 <= value <= 120:
+                return _("%(value)s card points is outside 0 to 120.", value=value)
+            return _(
+                "%(value)s card points is impossible: no set of cards adds up to 1.", value=value
+            )
+        if isinstance(value, tuple) and len(value) == 2:
+            if sum(value) != 120:
+                return _(
+                    "%(first)s and %(second)s add up to %(total)s, not 120.",
+                    first=value[0],
+                    second=value[1],
+                    total=sum(value),
+                )
+            return _("All the tricks means all 120 card points.")
+        return _("Card points must be a whole number from 0 to 120.")
+    if isinstance(error, engine.UnknownTeamError):
+        return _("There is no team %(team)s: the teams are 0 and 1.", team=value)
+    if isinstance(error, engine.RubberFinishedError):
+        return _("This rubber is already won: no more hands can be added.")
+    if isinstance(error, engine.TooManyHandsError):
+        return _("A rubber holds at most %(count)s hands.", count=engine.scoring.MAX_HANDS)
+    if isinstance(error, engine.HandNotAllowedError):
+        if value is engine.HandKind.SPOILED:
+            return _("A deal can only be spoiled (melar) when the melar rule is on.")
+        return _("This hand is not allowed by the rubber's rules.")
+    if isinstance(error, engine.RulesError):
+        return _("The setting %(key)s has a value it does not take.", key=error.key)
+    if isinstance(error, engine.CardError):
+        return _("%(card)s is not a card of this deck.", card=error.text)
+    return str(error)
+
+
+def conflict(code: str) -> str:
+    """Why a write was refused because of the rubber's state."""
+    return {
+        "stale": _("Someone else recorded a hand: here is the new score."),
+        "key_reused": _("This write key was already used for a different hand."),
+        "ends_early": _(
+            "That change would end the rubber before the hands that follow it: "
+            "undo those first."
+        ),
+        "no_hands": _("There is no hand to undo."),
+        "busy": _("The rubber is busy: try again."),
+        "finished": _("This rubber is already won: no more hands can be added."),
+    }.get(code, _("The rubber changed: reload it."))
+
+
+def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
+    """What a hand earned and why, the way the table says it: "91 → 2 jogos + 1 do empate"."""
+    hand = result.hand
+    if hand.kind is engine.HandKind.TIE:
+        if "tie_carry" in result.reasons:
+            return _("60-60: a tie, the next hand is worth one more game")
+        if "tie_double" in result.reasons:
+            return _("60-60: a tie, the next hand is worth double")
+        return _("60-60: a tie, nobody scores")
+    if hand.kind is engine.HandKind.SPOILED:
+        return _("Spoiled deal (melar): the same dealer deals again")
+    if hand.kind is engine.HandKind.REVOKE:
+        assert hand.team is not None
+        offender = teams[hand.team]
+        if "revoke_penalty" in result.reasons:
+            return _(
+                "Revoke (renúncia) by %(team)s: %(other)s marks 2 games",
+                team=offender,
+                other=teams[1 - hand.team],
+            )
+        if "revoke_minus_two" in result.reasons:
+            lost = -result.games[hand.team]
+            return ngettext(
+                "Revoke (renúncia) by %(team)s: %(team)s loses %(num)s game",
+                "Revoke (renúncia) by %(team)s: %(team)s loses %(num)s games",
+                lost,
+                team=offender,
+            )
+        return _("Revoke (renúncia) by %(team)s: %(other)s wins the rubber",
+                 team=offender, other=teams[1 - hand.team])
+    assert hand.points is not None and result.winner is not None
+    points = hand.points[result.winner]
+    if result.bandeira:
+        head = _("%(points)s → bandeira, 4 games", points=points)
+    else:
+        head = ngettext(
+            "%(points)s → %(num)s game", "%(points)s → %(num)s games", result.base_games,
+            points=points,
+        )
+    if result.carried_extra:
+        head += " " + ngettext(
+            "+ %(num)s from the tie", "+ %(num)s from the ties", result.carried_extra
+        )
+    if result.multiplier > 1:
+        head += " " + _("× %(multiplier)s from the ties", multiplier=result.multiplier)
+    return head
+
+
+def outcome_name(outcome: engine.Outcome | str | None) -> str:
+    """The name of a finished rubber's outcome (pente is gato in Brazil)."""
+    code = outcome.value if isinstance(outcome, engine.Outcome) else outcome
+    return {
+        "pente": _("pente"),
+        "chapeu": _("chapéu"),
+        "arrepio": _("arrepio"),
+        "bandeira": _("bandeira"),
+        "revoke": _("won by a revoke"),
+    }.get(code or "", "")

@@ -1,0 +1,230 @@
+"""The writes of a rubber, shared by the pages and the API.
+
+Every write folds the hands again with the engine, refreshes the cached totals, and bumps the
+rubber's version in the same transaction; two phones writing at once cannot lose a hand.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from . import engine
+from .models import DeviceRubber, Hand, Rubber, WriteKey, db, utcnow
+
+RETRIES = 8
+
+
+class Conflict(Exception):
+    """A write refused because of the rubber's state, not the input: answered with 409."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        super().__init__(code)
+
+
+def new_token() -> str:
+    """An unguessable id or key: 192 random bits."""
+    return secrets.token_urlsafe(24)
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_matches(rubber: Rubber, key: str | None) -> bool:
+    """Whether ``key`` is the rubber's edit key, compared in constant time."""
+    if not key:
+        return False
+    return hmac.compare_digest(hash_key(key), rubber.edit_key_hash)
+
+
+def body_hash(body: Any) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def refresh(rubber: Rubber, state: engine.RubberState) -> None:
+    """Rewrite the rubber's cached totals from the engine's state."""
+    rubber.games0, rubber.games1 = state.games
+    rubber.hand_count = len(state.hands)
+    rubber.finished = state.finished
+    rubber.winner = state.winner
+    rubber.outcome = state.outcome.value if state.outcome else None
+    rubber.updated_at = utcnow()
+
+
+def create_rubber(
+    *,
+    teams: tuple[str, str],
+    players: list[str] | None,
+    first_dealer: int,
+    rules: engine.RuleSet,
+    previous_id: str | None = None,
+    device: str | None = None,
+) -> tuple[Rubber, str]:
+    """Store a new rubber; returns it with its edit key (only ever known to its creator)."""
+    state = engine.new_rubber(rules, first_dealer)
+    edit_key = new_token()
+    rubber = Rubber(
+        id=new_token(),
+        edit_key_hash=hash_key(edit_key),
+        team0=teams[0],
+        team1=teams[1],
+        players=players,
+        first_dealer=first_dealer,
+        rules=rules.to_dict(),
+        previous_id=previous_id,
+    )
+    refresh(rubber, state)
+    db.session.add(rubber)
+    if device:
+        db.session.add(DeviceRubber(device=device, rubber=rubber))
+    db.session.commit()
+    return rubber, edit_key
+
+
+def grant(device: str, rubber: Rubber) -> None:
+    """Remember that this device may edit the rubber (it holds the edit link)."""
+    if db.session.get(DeviceRubber, (device, rubber.id)) is None:
+        db.session.add(DeviceRubber(device=device, rubber_id=rubber.id))
+        db.session.commit()
+
+
+def can_edit(device: str | None, rubber: Rubber) -> bool:
+    return bool(device) and db.session.get(DeviceRubber, (device, rubber.id)) is not None
+
+
+@dataclass(frozen=True)
+class Written:
+    """The answer to a write: the new state, or the first answer to a repeated key."""
+
+    rubber: Rubber
+    state: engine.RubberState
+    status: int
+    response: dict[str, Any] | None
+    repeated: bool = False
+
+
+Change = Callable[[Rubber], engine.RubberState]
+Respond = Callable[[Rubber, engine.RubberState], dict[str, Any]]
+
+
+def write(
+    rubber_id: str,
+    change: Change,
+    *,
+    key: str | None = None,
+    body: Any = None,
+    version: int | None = None,
+    status: int = 200,
+    respond: Respond | None = None,
+) -> Written:
+    """Run ``change`` on the rubber in one transaction, retrying when another write got there first.
+
+    Raises :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
+    """
+    digest = body_hash(body)
+    for attempt in range(RETRIES):
+        try:
+            return _write_once(rubber_id, change, key, digest, version, status, respond)
+        except (StaleDataError, IntegrityError, OperationalError) as error:
+            db.session.rollback()
+            if isinstance(error, OperationalError) and "locked" not in str(error).lower():
+                if "could not serialize" not in str(error).lower():
+                    raise
+            if version is not None and isinstance(error, StaleDataError):
+                raise Conflict("stale") from error
+            if attempt == RETRIES - 1:
+                raise Conflict("busy") from error
+        except Exception:
+            db.session.rollback()
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _write_once(
+    rubber_id: str,
+    change: Change,
+    key: str | None,
+    digest: str,
+    version: int | None,
+    status: int,
+    respond: Respond | None,
+) -> Written:
+    db.session.expire_all()
+    rubber = db.session.get(Rubber, rubber_id)
+    if rubber is None:
+        raise LookupError(rubber_id)
+    if key is not None:
+        seen = db.session.get(WriteKey, (rubber_id, key))
+        if seen is not None:
+            if seen.body_hash != digest:
+                raise Conflict("key_reused")
+            db.session.rollback()
+            return Written(rubber, rubber.state(), seen.status, seen.response, repeated=True)
+    if version is not None and version != rubber.version:
+        raise Conflict("stale")
+    state = change(rubber)
+    refresh(rubber, state)
+    db.session.flush()
+    response = respond(rubber, state) if respond else None
+    if key is not None:
+        db.session.add(
+            WriteKey(rubber_id=rubber_id, key=key, body_hash=digest, status=status, response=response)
+        )
+    db.session.commit()
+    return Written(rubber, state, status, response)
+
+
+def append_hand(
+    hand: engine.Hand, trump: str | None = None, tricks: list[list[str]] | None = None
+) -> Change:
+    """The change that records one more hand."""
+
+    def change(rubber: Rubber) -> engine.RubberState:
+        state = engine.play_hand(rubber.state(), hand)
+        row = Hand(number=len(rubber.hands) + 1)
+        row.set_input(hand, trump, tricks)
+        rubber.hands.append(row)
+        return state
+
+    return change
+
+
+def replace_hand(
+    number: int,
+    hand: engine.Hand,
+    trump: str | None = None,
+    tricks: list[list[str]] | None = None,
+) -> Change:
+    """The change that replaces hand ``number`` and folds every later hand again."""
+
+    def change(rubber: Rubber) -> engine.RubberState:
+        if not 1 <= number <= len(rubber.hands):
+            raise LookupError(number)
+        inputs = [row.to_engine() for row in rubber.hands]
+        inputs[number - 1] = hand
+        try:
+            state = engine.replay(rubber.rule_set(), inputs, rubber.first_dealer)
+        except engine.RubberFinishedError as error:
+            raise Conflict("ends_early") from error
+        rubber.hands[number - 1].set_input(hand, trump, tricks)
+        return state
+
+    return change
+
+
+def undo_last(rubber: Rubber) -> engine.RubberState:
+    """The change that removes the last hand."""
+    if not rubber.hands:
+        raise Conflict("no_hands")
+    rubber.hands.pop()
+    return rubber.state()
