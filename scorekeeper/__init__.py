@@ -64,13 +64,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     app.config["SECRET_KEY"] = _secret_key(app)
 
-    from . import api, i18n, pages, security
+    from . import api, errors, i18n, pages, security
+    from .forms import csrf
     from .models import db, migrate
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     i18n.init_app(app)
     security.init_app(app)
+    errors.init_app(app)
+    csrf.init_app(app)
+    csrf.exempt(api.bp)  # the API authenticates each write by its X-Edit-Key header
     app.register_blueprint(pages.bp)
     app.register_blueprint(api.bp)
     return app

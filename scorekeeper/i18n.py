@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask, request
-from flask_babel import Babel
+from flask_babel import Babel, get_locale
 
 LOCALES = {"pt_PT": "Português", "pt_BR": "Português (Brasil)", "en": "English"}
 """The locales the interface speaks, with the name each gives itself."""
@@ -29,5 +31,11 @@ def html_lang(locale: str) -> str:
     return locale.replace("_", "-")
 
 
+def _template_context() -> dict[str, Any]:
+    locale = str(get_locale() or DEFAULT_LOCALE)
+    return {"locale": locale, "html_lang": html_lang(locale), "locales": LOCALES}
+
+
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
+    app.context_processor(_template_context)

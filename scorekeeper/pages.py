@@ -1,17 +1,357 @@
-"""The pages people use at the table."""
+"""The pages people use at the table: start a rubber, record hands, see the cross, history."""
 
 from __future__ import annotations
 
-from flask import Blueprint
+import secrets
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from sqlalchemy.orm import selectinload
+from werkzeug.wrappers import Response
+
+from . import diagrams, engine, messages, store
+from .forms import HandForm, NewRubberForm
+from .i18n import LOCALE_COOKIE, LOCALES
+from .models import DeviceRubber, Rubber, db
 
 bp = Blueprint("pages", __name__)
+
+SHARED_KEYS_KEPT = 30
+"""Edit keys a device keeps in its session to show the rubber's edit link again."""
+
+
+def current_device() -> str | None:
+    return session.get("device")
+
+
+def ensure_device() -> str:
+    """The device's anonymous id, made on its first write: no accounts."""
+    if "device" not in session:
+        session["device"] = secrets.token_urlsafe(24)
+    session.permanent = True
+    return str(session["device"])
+
+
+def remember_key(rubber_id: str, key: str) -> None:
+    keys = dict(session.get("keys", {}))
+    keys.pop(rubber_id, None)
+    keys[rubber_id] = key
+    session["keys"] = dict(list(keys.items())[-SHARED_KEYS_KEPT:])
+
+
+def _rubber_or_404(rubber_id: str) -> Rubber:
+    rubber = db.session.get(Rubber, rubber_id)
+    if rubber is None:
+        abort(404)
+    return rubber
+
+
+def _editable_or_403(rubber_id: str) -> Rubber:
+    rubber = _rubber_or_404(rubber_id)
+    if not store.can_edit(current_device(), rubber):
+        abort(403)
+    return rubber
+
+
+def player_names(rubber: Rubber) -> list[str]:
+    if rubber.players:
+        return [name or _("Seat %(number)s", number=seat + 1) for seat, name in enumerate(rubber.players)]
+    return [_("Seat %(number)s", number=seat + 1) for seat in range(4)]
+
+
+@bp.get("/")
+def home() -> str:
+    device = current_device()
+    recent: list[Rubber] = []
+    if device:
+        recent = list(
+            db.session.execute(
+                db.select(Rubber)
+                .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
+                .where(DeviceRubber.device == device)
+                .order_by(Rubber.created_at.desc())
+                .limit(3)
+            ).scalars()
+        )
+    return render_template("home.html", form=NewRubberForm(), recent=recent)
+
+
+@bp.route("/rubbers/new", methods=["GET", "POST"])
+def new_rubber() -> Any:
+    form = NewRubberForm()
+    if form.validate_on_submit():
+        rules = form.rule_set()
+        if rules is not None:
+            return _start(form, rules)
+    status = 422 if request.method == "POST" else 200
+    return render_template("rubbers/new.html", form=form), status
+
+
+@bp.post("/rubbers")
+def quick_rubber() -> Any:
+    """Start a rubber with the defaults: one tap from the home page."""
+    form = NewRubberForm()
+    if form.validate_on_submit():
+        rules = form.rule_set()
+        if rules is not None:
+            return _start(form, rules)
+    return render_template("rubbers/new.html", form=form), 422
+
+
+def _start(form: NewRubberForm, rules: engine.RuleSet) -> Response:
+    teams = (form.team0.data or _("Nós"), form.team1.data or _("Eles"))
+    names = [getattr(form, f"player{seat}").data or "" for seat in range(4)]
+    players = names if any(names) else None
+    if form.first_dealer.data == "random":
+        first_dealer = secrets.randbelow(4)
+    else:
+        first_dealer = int(form.first_dealer.data)
+    rubber, key = store.create_rubber(
+        teams=teams, players=players, first_dealer=first_dealer, rules=rules, device=ensure_device()
+    )
+    remember_key(rubber.id, key)
+    return redirect(url_for(".rubber", rubber_id=rubber.id))
 
 
 @bp.get("/r/<rubber_id>")
 def rubber(rubber_id: str) -> str:
-    return rubber_id
+    rubber = _rubber_or_404(rubber_id)
+    return _show(rubber, HandForm(formdata=None))
+
+
+def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
+    state = rubber.state()
+    can_edit = store.can_edit(current_device(), rubber)
+    form.key.data = secrets.token_urlsafe(16)
+    form.version.data = str(rubber.version)
+    edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
+    page = render_template(
+        "rubbers/show.html",
+        rubber=rubber,
+        state=state,
+        teams=rubber.teams,
+        players=player_names(rubber),
+        cross=diagrams.cross(state),
+        tallies=(diagrams.tally(state.games[0]), diagrams.tally(state.games[1])),
+        seats=diagrams.table(state),
+        summaries={r.number: messages.hand_summary(r, rubber.teams) for r in state.hands},
+        outcome=messages.outcome_name(state.outcome),
+        form=form if can_edit else None,
+        can_edit=can_edit,
+        edit_url=url_for(".grant", rubber_id=rubber.id, key=edit_key, _external=True)
+        if edit_key
+        else None,
+        share_url=url_for(".rubber", rubber_id=rubber.id, _external=True),
+    )
+    return page, status
 
 
 @bp.get("/r/<rubber_id>/edit/<key>")
-def grant(rubber_id: str, key: str) -> str:
-    return rubber_id
+def grant(rubber_id: str, key: str) -> Response:
+    """The edit link: this device may record hands from now on."""
+    rubber = _rubber_or_404(rubber_id)
+    if not store.key_matches(rubber, key):
+        abort(404)
+    store.grant(ensure_device(), rubber)
+    remember_key(rubber.id, key)
+    return redirect(url_for(".rubber", rubber_id=rubber.id))
+
+
+def _written_flash(rubber: Rubber, written: store.Written) -> None:
+    if written.repeated:
+        return
+    last = written.state.hands[-1] if written.state.hands else None
+    if last is not None:
+        flash(messages.hand_summary(last, rubber.teams), "hand")
+
+
+@bp.post("/r/<rubber_id>/hands")
+def record_hand(rubber_id: str) -> Any:
+    rubber = _editable_or_403(rubber_id)
+    form = HandForm()
+    form.team.choices = [("0", rubber.team0), ("1", rubber.team1)]
+    if not form.validate():
+        return _show(rubber, form, 422)
+    try:
+        hand = form.engine_hand()
+        written = store.write(
+            rubber.id,
+            store.append_hand(hand, form.trump.data or None),
+            key=form.key.data or None,
+            body=request.form.to_dict(),
+            version=form.stored_version(),
+        )
+    except engine.ScoringError as error:
+        form.points.errors = [*form.points.errors, messages.engine_error(error)]
+        return _show(rubber, form, 422)
+    except store.Conflict as conflict:
+        flash(messages.conflict(conflict.code), "conflict")
+        return redirect(url_for(".rubber", rubber_id=rubber.id))
+    _written_flash(rubber, written)
+    return redirect(url_for(".rubber", rubber_id=rubber.id))
+
+
+@bp.post("/r/<rubber_id>/undo")
+def undo(rubber_id: str) -> Response:
+    rubber = _editable_or_403(rubber_id)
+    form = HandForm()
+    try:
+        store.write(
+            rubber.id,
+            store.undo_last,
+            key=form.key.data or None,
+            body={"undo": True},
+            version=form.stored_version(),
+        )
+    except store.Conflict as conflict:
+        flash(messages.conflict(conflict.code), "conflict")
+    else:
+        flash(_("The last hand was undone."), "hand")
+    return redirect(url_for(".rubber", rubber_id=rubber.id))
+
+
+@bp.get("/r/<rubber_id>/hands/<int:number>")
+def hand(rubber_id: str, number: int) -> str:
+    rubber = _rubber_or_404(rubber_id)
+    state = rubber.state()
+    if not 1 <= number <= len(state.hands):
+        abort(404)
+    result = state.hands[number - 1]
+    row = rubber.hands[number - 1]
+    record = None
+    if row.tricks:
+        record = engine.verify_record(
+            row.trump or "H", result.leader, row.tricks, rubber.rule_set()
+        )
+    return render_template(
+        "rubbers/hand.html",
+        rubber=rubber,
+        result=result,
+        row=row,
+        record=record,
+        summary=messages.hand_summary(result, rubber.teams),
+        players=player_names(rubber),
+        can_edit=store.can_edit(current_device(), rubber),
+    )
+
+
+@bp.route("/r/<rubber_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit_hand(rubber_id: str, number: int) -> Any:
+    rubber = _editable_or_403(rubber_id)
+    if not 1 <= number <= len(rubber.hands):
+        abort(404)
+    row = rubber.hands[number - 1]
+    form = HandForm()
+    form.team.choices = [("0", rubber.team0), ("1", rubber.team1)]
+    if request.method == "GET":
+        _fill(form, row)
+        form.version.data = str(rubber.version)
+        form.key.data = secrets.token_urlsafe(16)
+        return render_template("rubbers/edit_hand.html", rubber=rubber, number=number, form=form)
+    if form.validate():
+        try:
+            store.write(
+                rubber.id,
+                store.replace_hand(number, form.engine_hand(), form.trump.data or None),
+                key=form.key.data or None,
+                body=request.form.to_dict(),
+                version=form.stored_version(),
+            )
+        except engine.ScoringError as error:
+            form.points.errors = [*form.points.errors, messages.engine_error(error)]
+        except store.Conflict as conflict:
+            if conflict.code != "ends_early":
+                flash(messages.conflict(conflict.code), "conflict")
+                return redirect(url_for(".rubber", rubber_id=rubber.id))
+            form.action.errors = [*form.action.errors, messages.conflict(conflict.code)]
+        else:
+            flash(_("Hand %(number)s was changed; the score was counted again.", number=number),
+                  "hand")
+            return redirect(url_for(".rubber", rubber_id=rubber.id))
+    return render_template(
+        "rubbers/edit_hand.html", rubber=rubber, number=number, form=form
+    ), 422
+
+
+def _fill(form: HandForm, row: Any) -> None:
+    """Put a stored hand back into the form."""
+    if row.kind == "tie":
+        form.action.data = "tie"
+    elif row.kind == "spoiled":
+        form.action.data = "spoiled"
+    elif row.kind == "revoke":
+        form.action.data = f"revoke-{row.team}"
+    else:
+        form.action.data = "points"
+        form.team.data = "0"
+        form.points.data = row.points0
+        form.all_tricks.data = row.all_tricks
+    form.trump.data = row.trump
+
+
+@bp.post("/r/<rubber_id>/next")
+def next_rubber(rubber_id: str) -> Response:
+    """Next rubber, same table: same teams, players and rules; the deal goes on round."""
+    previous = _editable_or_403(rubber_id)
+    state = previous.state()
+    rubber, key = store.create_rubber(
+        teams=previous.teams,
+        players=previous.players,
+        first_dealer=state.dealer,
+        rules=previous.rule_set(),
+        previous_id=previous.id,
+        device=ensure_device(),
+    )
+    remember_key(rubber.id, key)
+    return redirect(url_for(".rubber", rubber_id=rubber.id))
+
+
+@bp.get("/history")
+def history() -> str:
+    device = current_device()
+    page = request.args.get("page", 1, type=int) or 1
+    query = (
+        db.select(Rubber)
+        .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
+        .where(DeviceRubber.device == (device or ""))
+        .order_by(Rubber.created_at.desc(), Rubber.id)
+        .options(selectinload(Rubber.hands))
+    )
+    pagination = db.paginate(
+        query, page=max(page, 1), per_page=current_app.config["HISTORY_PAGE_SIZE"], error_out=False
+    )
+    crosses = {}
+    for rubber in pagination.items:
+        crosses[rubber.id] = diagrams.cross(rubber.state())
+    return render_template(
+        "history.html",
+        pagination=pagination,
+        crosses=crosses,
+        outcome_name=messages.outcome_name,
+    )
+
+
+@bp.post("/language")
+def language() -> Response:
+    """The language switch: the device remembers the choice for a year."""
+    choice = request.form.get("locale", "")
+    target = request.form.get("next", "")
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for(".home")
+    response = redirect(target)
+    if choice in LOCALES:
+        response.set_cookie(
+            LOCALE_COOKIE, choice, max_age=365 * 24 * 3600, samesite="Lax", httponly=True
+        )
+    return response

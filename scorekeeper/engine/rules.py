@@ -91,7 +91,13 @@ class RuleSet:
     melar: bool = False
 
     def __post_init__(self) -> None:
-        if not MIN_GAMES_TO_WIN <= self.games_to_win <= MAX_GAMES_TO_WIN:
+        value: object = self.games_to_win
+        # bool is an int subclass, and a str would make the range check raise TypeError.
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int)
+            or not MIN_GAMES_TO_WIN <= value <= MAX_GAMES_TO_WIN
+        ):
             raise RulesError(
                 "games_to_win",
                 f"games_to_win must be a whole number from {MIN_GAMES_TO_WIN} to "

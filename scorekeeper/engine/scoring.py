@@ -224,9 +224,10 @@ class HandResult:
     """What one hand added to the rubber, and why.
 
     ``reasons`` are short codes the interface translates: ``one_game``, ``capote``,
-    ``bandeira``, ``tie_carried``, ``tie_doubled``, ``tie``, ``tie_void``, ``revoke_penalty``,
-    ``revoke_minus_two``, ``revoke_loses_rubber``, ``spoiled``, ``bandeira_wins_rubber``,
-    ``rubber_won``.
+    ``bandeira``; ``tie`` with ``tie_carry``, ``tie_double`` or ``tie_void`` on a tied hand;
+    ``tie_carried``, ``tie_doubled`` on the hand that takes what ties left pending;
+    ``revoke_penalty``, ``revoke_minus_two``, ``revoke_loses_rubber``, ``spoiled``,
+    ``bandeira_wins_rubber``, ``rubber_won``.
     """
 
     number: int
