@@ -12,10 +12,11 @@ from wtforms import (
     HiddenField,
     IntegerField,
     RadioField,
+    SelectChoice,
     SelectField,
     StringField,
 )
-from wtforms.validators import AnyOf, InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import AnyOf, Length, NumberRange, Optional, ValidationError
 
 from . import engine
 from .messages import engine_error
@@ -31,6 +32,13 @@ SUIT_CHOICES = [
     ("H", _l("♥ hearts (copas)")),
     ("S", _l("♠ spades (espadas)")),
 ]
+
+
+def choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
+    """WTForms choices from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
 HAND_ACTIONS = ("points", "tie", "revoke-0", "revoke-1", "spoiled", "bandeira-0", "bandeira-1")
 
 
@@ -42,8 +50,10 @@ def _name(label: Any) -> StringField:
     )
 
 
-def _setting(label: Any, choices: list[tuple[str, Any]]) -> SelectField:
-    return SelectField(label, choices=[(AS_PRESET, _l("as the preset says")), *choices], default="")
+def _setting(label: Any, options: list[tuple[str, Any]]) -> SelectField:
+    return SelectField(
+        label, choices=choices([(AS_PRESET, _l("as the preset says")), *options]), default=""
+    )
 
 
 _YES_NO = [("yes", _l("yes")), ("no", _l("no"))]
@@ -60,23 +70,27 @@ class NewRubberForm(FlaskForm):
     player3 = _name(_l("Seat 4"))
     first_dealer = SelectField(
         _l("First dealer"),
-        choices=[
-            ("0", _l("Seat 1")),
-            ("1", _l("Seat 2")),
-            ("2", _l("Seat 3")),
-            ("3", _l("Seat 4")),
-            (RANDOM_DEALER, _l("Draw at random")),
-        ],
+        choices=choices(
+            [
+                ("0", _l("Seat 1")),
+                ("1", _l("Seat 2")),
+                ("2", _l("Seat 3")),
+                ("3", _l("Seat 4")),
+                (RANDOM_DEALER, _l("Draw at random")),
+            ]
+        ),
         default="0",
     )
     preset = SelectField(
         _l("Rules"),
-        choices=[
-            ("portugal", _l("Portugal")),
-            ("brasil", _l("Brazil")),
-            ("acores", _l("Azores")),
-            ("online", _l("Online tables")),
-        ],
+        choices=choices(
+            [
+                ("portugal", _l("Portugal")),
+                ("brasil", _l("Brazil")),
+                ("acores", _l("Azores")),
+                ("online", _l("Online tables")),
+            ]
+        ),
         default="portugal",
     )
     games_to_win = IntegerField(
@@ -150,8 +164,10 @@ class HandForm(FlaskForm):
 
     action = HiddenField(validators=[AnyOf(HAND_ACTIONS)], default="points")
     team = RadioField(
-        _l("Card points of"), choices=[("0", "0"), ("1", "1")], default="0",
-        validators=[InputRequired()],
+        _l("Card points of"),
+        choices=choices([("0", "0"), ("1", "1")]),
+        default="0",
+        validators=[Optional()],
     )
     points = IntegerField(
         _l("Card points"),
@@ -160,14 +176,18 @@ class HandForm(FlaskForm):
     )
     all_tricks = BooleanField(_l("All the tricks (every vaza)"))
     trump = RadioField(
-        _l("Trump (trunfo)"), choices=SUIT_CHOICES, validators=[Optional()], default=None
+        _l("Trump (trunfo)"), choices=choices(SUIT_CHOICES), validators=[Optional()], default=None
     )
     key = HiddenField(validators=[Optional(), Length(max=100)])
     version = HiddenField(validators=[Optional()])
 
-    def validate_points(self, field: IntegerField) -> None:
-        if self.action.data == "points" and field.data is None and not field.errors:
-            raise ValidationError(_l("Type the card points of one team."))
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = bool(super().validate(extra_validators))
+        if valid and self.action.data == "points" and self.points.data is None:
+            # Optional() ends the field's own checks on an empty box, so ask here.
+            self.points.errors = [_l("Type the card points of one team.")]
+            return False
+        return valid
 
     def validate_version(self, field: HiddenField) -> None:
         if field.data and not str(field.data).isdigit():

@@ -55,8 +55,7 @@ def conflict(code: str) -> str:
         "stale": _("Someone else recorded a hand: here is the new score."),
         "key_reused": _("This write key was already used for a different hand."),
         "ends_early": _(
-            "That change would end the rubber before the hands that follow it: "
-            "undo those first."
+            "That change would end the rubber before the hands that follow it: undo those first."
         ),
         "no_hands": _("There is no hand to undo."),
         "busy": _("The rubber is busy: try again."),
@@ -92,15 +91,20 @@ def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
                 lost,
                 team=offender,
             )
-        return _("Revoke (renúncia) by %(team)s: %(other)s wins the rubber",
-                 team=offender, other=teams[1 - hand.team])
+        return _(
+            "Revoke (renúncia) by %(team)s: %(other)s wins the rubber",
+            team=offender,
+            other=teams[1 - hand.team],
+        )
     assert hand.points is not None and result.winner is not None
     points = hand.points[result.winner]
     if result.bandeira:
         head = _("%(points)s → bandeira, 4 games", points=points)
     else:
         head = ngettext(
-            "%(points)s → %(num)s game", "%(points)s → %(num)s games", result.base_games,
+            "%(points)s → %(num)s game",
+            "%(points)s → %(num)s games",
+            result.base_games,
             points=points,
         )
     if result.carried_extra:
@@ -122,3 +126,28 @@ def outcome_name(outcome: engine.Outcome | str | None) -> str:
         "bandeira": _("bandeira"),
         "revoke": _("won by a revoke"),
     }.get(code or "", "")
+
+
+def record_problem(problem: engine.RecordProblem) -> str:
+    """What is wrong with a record of tricks (the verifier's ``errors``), as a sentence."""
+    card = problem.card or ""
+    trick = problem.trick
+    if problem.code == "unknown_card":
+        return _("%(card)s is not a card: write the rank then the suit, like 7H.", card=card)
+    if problem.code == "not_in_deck":
+        return _("%(card)s is not in this deck.", card=card)
+    if problem.code == "repeated_card":
+        return _("%(card)s was already played in an earlier trick.", card=card)
+    if problem.code == "trick_size":
+        return _("Trick %(trick)s does not have 4 cards.", trick=trick)
+    if problem.code == "too_many_tricks":
+        return _("A hand has only 10 tricks.")
+    if problem.code == "trump_card_suit":
+        return _("The turned card %(card)s is not of the trump suit.", card=card)
+    if problem.code == "trump_card_seat":
+        return _(
+            "The turned card %(card)s belongs to the dealer, but another seat played it.", card=card
+        )
+    if problem.code == "trump_card_missing":
+        return _("The dealer turned %(card)s but never played it.", card=card)
+    return problem.error

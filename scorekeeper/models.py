@@ -112,7 +112,9 @@ class Hand(db.Model):
         points = None if self.points0 is None else (self.points0, self.points1 or 0)
         return engine.Hand(engine.HandKind(self.kind), points, self.all_tricks, self.team)
 
-    def set_input(self, hand: engine.Hand, trump: str | None, tricks: list[list[str]] | None) -> None:
+    def set_input(
+        self, hand: engine.Hand, trump: str | None, tricks: list[list[str]] | None
+    ) -> None:
         self.kind = hand.kind.value
         self.points0, self.points1 = hand.points if hand.points else (None, None)
         self.all_tricks = hand.all_tricks

@@ -21,7 +21,7 @@ from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
 from . import diagrams, engine, messages, store
-from .forms import HandForm, NewRubberForm
+from .forms import HandForm, NewRubberForm, choices
 from .i18n import LOCALE_COOKIE, LOCALES
 from .models import DeviceRubber, Rubber, db
 
@@ -66,7 +66,10 @@ def _editable_or_403(rubber_id: str) -> Rubber:
 
 def player_names(rubber: Rubber) -> list[str]:
     if rubber.players:
-        return [name or _("Seat %(number)s", number=seat + 1) for seat, name in enumerate(rubber.players)]
+        return [
+            name or _("Seat %(number)s", number=seat + 1)
+            for seat, name in enumerate(rubber.players)
+        ]
     return [_("Seat %(number)s", number=seat + 1) for seat in range(4)]
 
 
@@ -180,7 +183,7 @@ def _written_flash(rubber: Rubber, written: store.Written) -> None:
 def record_hand(rubber_id: str) -> Any:
     rubber = _editable_or_403(rubber_id)
     form = HandForm()
-    form.team.choices = [("0", rubber.team0), ("1", rubber.team1)]
+    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if not form.validate():
         return _show(rubber, form, 422)
     try:
@@ -253,7 +256,7 @@ def edit_hand(rubber_id: str, number: int) -> Any:
         abort(404)
     row = rubber.hands[number - 1]
     form = HandForm()
-    form.team.choices = [("0", rubber.team0), ("1", rubber.team1)]
+    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if request.method == "GET":
         _fill(form, row)
         form.version.data = str(rubber.version)
@@ -276,12 +279,12 @@ def edit_hand(rubber_id: str, number: int) -> Any:
                 return redirect(url_for(".rubber", rubber_id=rubber.id))
             form.action.errors = [*form.action.errors, messages.conflict(conflict.code)]
         else:
-            flash(_("Hand %(number)s was changed; the score was counted again.", number=number),
-                  "hand")
+            flash(
+                _("Hand %(number)s was changed; the score was counted again.", number=number),
+                "hand",
+            )
             return redirect(url_for(".rubber", rubber_id=rubber.id))
-    return render_template(
-        "rubbers/edit_hand.html", rubber=rubber, number=number, form=form
-    ), 422
+    return render_template("rubbers/edit_hand.html", rubber=rubber, number=number, form=form), 422
 
 
 def _fill(form: HandForm, row: Any) -> None:

@@ -178,7 +178,9 @@ def _write_once(
     response = respond(rubber, state) if respond else None
     if key is not None:
         db.session.add(
-            WriteKey(rubber_id=rubber_id, key=key, body_hash=digest, status=status, response=response)
+            WriteKey(
+                rubber_id=rubber_id, key=key, body_hash=digest, status=status, response=response
+            )
         )
     db.session.commit()
     return Written(rubber, state, status, response)

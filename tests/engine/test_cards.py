@@ -84,7 +84,9 @@ def test_parse_reads_rank_and_suit() -> None:
     assert str(Card(Rank.JACK, Suit.CLUBS)) == "JC"
 
 
-@pytest.mark.parametrize("text", ["8H", "9S", "1H", "XH", "", " ", "H", "7", "10", "AX", "77H", "AHS", "0H"])
+@pytest.mark.parametrize(
+    "text", ["8H", "9S", "1H", "XH", "", " ", "H", "7", "10", "AX", "77H", "AHS", "0H"]
+)
 def test_unreadable_cards_are_rejected_naming_the_text(text: str) -> None:
     with pytest.raises(CardError) as caught:
         Card.parse(text)
@@ -121,7 +123,18 @@ def test_rank_order_of_every_variant() -> None:
         return [str(rank) for rank in rank_order(rules)]
 
     assert order(RuleSet()) == ["A", "7", "K", "J", "Q", "6", "5", "4", "3", "2"]
-    assert order(RuleSet(queen_over_jack=True)) == ["A", "7", "K", "Q", "J", "6", "5", "4", "3", "2"]
+    assert order(RuleSet(queen_over_jack=True)) == [
+        "A",
+        "7",
+        "K",
+        "Q",
+        "J",
+        "6",
+        "5",
+        "4",
+        "3",
+        "2",
+    ]
     assert order(PRESETS["acores"]) == ["A", "10", "K", "J", "Q", "6", "5", "4", "3", "2"]
     assert order(RuleSet(manilha=Manilha.TEN, queen_over_jack=True)) == [
         "A", "10", "K", "Q", "J", "6", "5", "4", "3", "2",

@@ -95,7 +95,9 @@ def test_portugal_is_the_default() -> None:
 
 
 def test_from_dict_fills_from_the_preset_and_overrides() -> None:
-    rules = RuleSet.from_dict({"preset": "brasil", "melar": False, "games_to_win": 6, "tie": "double"})
+    rules = RuleSet.from_dict(
+        {"preset": "brasil", "melar": False, "games_to_win": 6, "tie": "double"}
+    )
     assert rules.to_dict() == {
         **PRESET_TABLE["brasil"],
         "preset": "brasil",

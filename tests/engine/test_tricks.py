@@ -145,7 +145,9 @@ def test_illegal_card_error_names_the_card_and_suit() -> None:
 def test_full_record_leaders_winners_and_points() -> None:
     record = verify_full()
     assert [(t.number, t.leader, t.winner, t.points) for t in record.tricks] == FULL_RESULTS
-    assert [tuple(str(c) for c in t.cards) for t in record.tricks] == [tuple(t) for t in FULL_RECORD]
+    assert [tuple(str(c) for c in t.cards) for t in record.tricks] == [
+        tuple(t) for t in FULL_RECORD
+    ]
     assert record.points == (48, 72)
     assert record.tricks_won == (4, 6)
     assert record.complete is True
@@ -162,13 +164,19 @@ def test_full_record_points_are_the_sum_of_its_tricks() -> None:
     record = verify_full()
     assert sum(record.points) == 120
     for team in (0, 1):
-        assert record.points[team] == sum(t.points for t in record.tricks if team_of(t.winner) == team)
+        assert record.points[team] == sum(
+            t.points for t in record.tricks if team_of(t.winner) == team
+        )
 
 
 def test_the_same_cards_under_another_trump() -> None:
     # Spades trump: the first three tricks are unchanged (spades led), trick 3's 2H no longer wins.
     record = verify_record("S", 1, FULL_RECORD[:3], PORTUGAL)
-    assert [(t.leader, t.winner, t.points) for t in record.tricks] == [(1, 1, 24), (1, 1, 6), (1, 2, 11)]
+    assert [(t.leader, t.winner, t.points) for t in record.tricks] == [
+        (1, 1, 24),
+        (1, 1, 6),
+        (1, 2, 11),
+    ]
     assert record.points == (11, 30)
     assert record.next_leader == 2
     assert record.complete is False
@@ -332,7 +340,9 @@ def test_a_card_twice_in_one_trick_is_an_error() -> None:
 @pytest.mark.parametrize("size", [0, 1, 3, 5])
 def test_a_trick_of_the_wrong_size_is_an_error(size: int) -> None:
     bad = ["KS", "3S", "QS", "4S", "5S"][:size]
-    record = verify_record("H", 1, [["AS", "2S", "7S", "JS"], bad, ["6S", "2H", "3H", "4H"]], PORTUGAL)
+    record = verify_record(
+        "H", 1, [["AS", "2S", "7S", "JS"], bad, ["6S", "2H", "3H", "4H"]], PORTUGAL
+    )
     assert [(e.code, e.trick) for e in record.errors] == [("trick_size", 2)]
     assert f"has {size} cards" in record.errors[0].error
     # Scoring stops at the trick that cannot be resolved.
@@ -392,8 +402,12 @@ def test_a_turned_card_of_another_suit_is_an_error() -> None:
 
 
 def test_an_unreadable_or_foreign_turned_card_is_an_error() -> None:
-    assert [(e.code, e.card) for e in verify_full(trump_card="8H").errors] == [("unknown_card", "8H")]
-    assert [(e.code, e.card) for e in verify_full(trump_card="10H").errors] == [("not_in_deck", "10H")]
+    assert [(e.code, e.card) for e in verify_full(trump_card="8H").errors] == [
+        ("unknown_card", "8H")
+    ]
+    assert [(e.code, e.card) for e in verify_full(trump_card="10H").errors] == [
+        ("not_in_deck", "10H")
+    ]
 
 
 def test_a_turned_card_not_yet_played_in_a_partial_record_is_fine() -> None:

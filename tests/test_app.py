@@ -1,0 +1,167 @@
+"""The factory, its configuration, the database set-up, CSRF and the schema's migrations."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+from sqlalchemy import inspect, text
+
+from scorekeeper import create_app
+from scorekeeper.models import Rubber, db
+
+
+def test_secret_key_is_generated_once_into_the_instance_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("SECRET_KEY", raising=False)
+    config = {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'a.db'}"}
+    monkeypatch.setattr(Flask, "auto_find_instance_path", lambda self: str(tmp_path / "instance"))
+    first = create_app(dict(config)).config["SECRET_KEY"]
+    second = create_app(dict(config)).config["SECRET_KEY"]
+    assert first == second
+    assert len(first) == 64 and first != "dev"
+    key_file = tmp_path / "instance" / "secret_key"
+    assert key_file.read_text().strip() == first
+    assert oct(key_file.stat().st_mode & 0o777) == "0o600"
+    monkeypatch.setenv("SECRET_KEY", "from-the-environment")
+    assert create_app(dict(config)).config["SECRET_KEY"] == "from-the-environment"
+
+
+def test_database_url_switches_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = f"sqlite:///{tmp_path / 'chosen.db'}"
+    monkeypatch.setenv("DATABASE_URL", url)
+    app = create_app({"SECRET_KEY": "x"})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == url
+
+
+def test_default_database_is_an_sqlite_file_in_instance(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = create_app({"SECRET_KEY": "x"})
+    assert app.config["SQLALCHEMY_DATABASE_URI"] == "sqlite:///" + os.path.join(
+        app.instance_path, "scorekeeper.sqlite3"
+    )
+
+
+@pytest.mark.skipif(
+    os.environ.get("DATABASE_URL", "sqlite").split(":")[0] != "sqlite", reason="SQLite pragmas"
+)
+def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app: Flask) -> None:
+    with app.app_context():
+        assert db.session.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+        assert db.session.execute(text("PRAGMA busy_timeout")).scalar() == 10_000
+        assert db.session.execute(text("PRAGMA foreign_keys")).scalar() == 1
+
+
+def test_migrations_build_the_schema_the_models_describe(tmp_path: Path) -> None:
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'migrated.db'}"
+    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+        upgrade()
+        inspector = inspect(db.engine)
+        for table in db.metadata.sorted_tables:
+            columns = {column["name"] for column in inspector.get_columns(table.name)}
+            assert columns == {column.name for column in table.columns}, table.name
+        from alembic.autogenerate import compare_metadata
+        from alembic.migration import MigrationContext
+
+        with db.engine.connect() as connection:
+            diff = compare_metadata(MigrationContext.configure(connection), db.metadata)
+        assert diff == []
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+
+
+def test_security_headers_on_every_page(client: FlaskClient) -> None:
+    response = client.get("/")
+    policy = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert "unsafe-inline" not in policy
+    assert response.headers["Referrer-Policy"] == "same-origin"
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+
+
+def test_pages_carry_no_inline_script_or_style(client: FlaskClient) -> None:
+    page = client.post("/rubbers").location
+    html = client.get(page).get_data(as_text=True)
+    assert "<script" not in html and "<style" not in html and " style=" not in html
+    assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
+
+
+@pytest.fixture
+def csrf_app(tmp_path: Path) -> Iterator[Flask]:
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'csrf.db'}"
+    app = create_app({"SECRET_KEY": "csrf-test", "SQLALCHEMY_DATABASE_URI": url, "TESTING": True})
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    yield app
+    with app.app_context():
+        db.drop_all()
+
+
+def _token(html: str) -> str:
+    found = re.search(r'name="csrf_token" type="hidden" value="([^"]+)"', html) or re.search(
+        r'type="hidden" name="csrf_token" value="([^"]+)"', html
+    )
+    assert found, html
+    return found.group(1)
+
+
+def test_forms_need_the_real_csrf_token(csrf_app: Flask) -> None:
+    client = csrf_app.test_client()
+    assert client.post("/rubbers").status_code == 400
+    with csrf_app.app_context():
+        assert db.session.execute(db.select(db.func.count(Rubber.id))).scalar() == 0
+    token = _token(client.get("/").get_data(as_text=True))
+    response = client.post("/rubbers", data={"csrf_token": token})
+    assert response.status_code == 302
+    page = response.location
+    token = _token(client.get(page).get_data(as_text=True))
+    forged = client.post(page + "/hands", data={"csrf_token": "forged", "points": "75"})
+    assert forged.status_code == 400
+    ok = client.post(page + "/hands", data={"csrf_token": token, "points": "75", "team": "0"})
+    assert ok.status_code == 302
+    with csrf_app.app_context():
+        rubber = db.session.get(Rubber, page.rsplit("/", 1)[-1])
+        assert rubber is not None and rubber.games0 == 1
+
+
+def test_csrf_token_outlives_a_four_hour_sitting(
+    csrf_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import time
+
+    client = csrf_app.test_client()
+    token = _token(client.get("/").get_data(as_text=True))
+    real_time = time.time
+    monkeypatch.setattr(time, "time", lambda: real_time() + 5 * 3600)
+    assert client.post("/rubbers", data={"csrf_token": token}).status_code == 302
+    assert csrf_app.config["WTF_CSRF_TIME_LIMIT"] is None
+
+
+def test_sqlite_file_is_a_real_sqlite_database(tmp_path: Path) -> None:
+    path = tmp_path / "real.db"
+    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with app.app_context():
+        db.create_all()
+        client = app.test_client()
+        app.config["WTF_CSRF_ENABLED"] = False
+        client.post("/rubbers")
+        db.engine.dispose()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT count(*) FROM rubbers").fetchone() == (1,)
+        assert connection.execute("PRAGMA integrity_check").fetchone() == ("ok",)
