@@ -412,11 +412,15 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
     _only(body, RUBBER_FIELDS)
     teams = DEFAULT_TEAMS
     if "teams" in body:
-        first, second = (_name(name, "teams", blank=False) for name in _list(body["teams"], "teams", 2, 2))
+        first, second = (
+            _name(name, "teams", blank=False) for name in _list(body["teams"], "teams", 2, 2)
+        )
         teams = (first, second)
     players: list[str] | None = None
     if body.get("players") is not None:
-        names = [_name(name, "players", blank=True) for name in _list(body["players"], "players", 4, 4)]
+        names = [
+            _name(name, "players", blank=True) for name in _list(body["players"], "players", 4, 4)
+        ]
         players = names if any(names) else None
     first_dealer = _seat(body["first_dealer"], "first_dealer") if "first_dealer" in body else 0
     rules = _rules(body["rules"]) if "rules" in body else engine.RuleSet()
@@ -479,9 +483,7 @@ class HandInput:
         team = _whole_number(body["revoke"], "revoke") if form == "revoke" else None
         if form == "spoiled" and body["spoiled"] is not True:
             _boolean(body["spoiled"], "spoiled")
-            raise ApiError(
-                400, _("spoiled is given only as true."), "spoiled", "hand_form"
-            )
+            raise ApiError(400, _("spoiled is given only as true."), "spoiled", "hand_form")
         trump = _trump(body["trump"]) if "trump" in body else None
         tricks = _tricks(body["tricks"]) if form == "tricks" else None
         if form == "tricks" and trump is None:

@@ -345,16 +345,15 @@ def history() -> str:
     )
 
 
-@bp.post("/language")
-def language() -> Response:
-    """The language switch: the device remembers the choice for a year."""
-    choice = request.form.get("locale", "")
-    target = request.form.get("next", "")
-    if not target.startswith("/") or target.startswith("//"):
+@bp.get("/language/<locale>")
+def language(locale: str) -> Response:
+    """The language switch: the device remembers the choice for a year (a cookie, no write)."""
+    target = request.args.get("next", "")
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
         target = url_for(".home")
     response = redirect(target)
-    if choice in LOCALES:
+    if locale in LOCALES:
         response.set_cookie(
-            LOCALE_COOKIE, choice, max_age=365 * 24 * 3600, samesite="Lax", httponly=True
+            LOCALE_COOKIE, locale, max_age=365 * 24 * 3600, samesite="Lax", httponly=True
         )
     return response

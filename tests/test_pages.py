@@ -321,7 +321,7 @@ def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: Flas
     other.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     seen = other.get(page).get_data(as_text=True)
     assert score(seen) == "1 – 0"
-    assert '<form method="post" action="' + page not in seen
+    assert "<form" not in seen  # not even the language switch: it is links
     assert '/hands"' not in seen and "Undo" not in seen and "edit-url" not in seen
     for path in ("/hands", "/undo", "/next", "/hands/1/edit"):
         assert other.post(page + path, data={"action": "tie"}).status_code == 403
