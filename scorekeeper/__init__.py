@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _asset_folder(name: str) -> str:
-    """The top-level templates/ or static/ of a checkout, or the copy an installed wheel carries."""
+    """A top-level folder of the checkout, or the copy an installed wheel carries."""
     beside = ROOT / name
     return str(beside if beside.is_dir() else Path(__file__).parent / name)
 
@@ -69,7 +69,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from .models import db, migrate
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    migrate.init_app(app, db, directory=_asset_folder("migrations"))
     i18n.init_app(app)
     security.init_app(app)
     errors.init_app(app)
