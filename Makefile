@@ -36,4 +36,5 @@ messages: install
 	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations
 
 bench: install
-	$(BIN)/python -m pytest tests/engine/test_benchmark.py --benchmark-enable --benchmark-only
+	$(BIN)/python -m pytest tests/engine/test_benchmark.py tests/test_benchmark_request.py \
+		--benchmark-enable --benchmark-only --benchmark-columns=min,median,mean,rounds

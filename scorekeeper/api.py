@@ -31,8 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request, url_for
-from flask.blueprints import BlueprintSetupState
+from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
@@ -109,7 +108,7 @@ def _api_error(error: ApiError) -> Response:
 
 
 def _http_message(status: int) -> str:
-    return {
+    message: str = {
         400: _("The request could not be understood."),
         403: _("This is not allowed."),
         404: _("There is nothing at this address."),
@@ -119,6 +118,7 @@ def _http_message(status: int) -> str:
         415: _("The request must be JSON."),
         422: _("The request could not be processed."),
     }.get(status, _("Something went wrong on the server: try again."))
+    return message
 
 
 def _http_error(error: HTTPException) -> Response:
@@ -145,29 +145,15 @@ def _under_api(path: str) -> bool:
 
 @bp.before_app_request
 def _routing_errors() -> Response | None:
-    """An unknown address or method under /api/v1 answers JSON too.
+    """An unknown address or method under /api/v1 answers in the API's error shape too.
 
     Routing fails before any blueprint is chosen, so the blueprint's error handlers never see
-    it; answering here keeps the app's own (HTML) handlers for the pages.
+    it; answering here also keeps the Allow header of a 405.
     """
     error = request.routing_exception
     if isinstance(error, NotFound | MethodNotAllowed) and _under_api(request.path):
         return _http_error(error)
-    _exempt_from_csrf(current_app.extensions.get("csrf"))
     return None
-
-
-def _exempt_from_csrf(csrf: Any) -> None:
-    """The API authenticates by header, which a cross-site form cannot send: no CSRF token."""
-    if csrf is not None and hasattr(csrf, "exempt"):
-        csrf.exempt(bp)
-
-
-@bp.record_once
-def _exempt_when_registered(state: BlueprintSetupState) -> None:
-    # CSRFProtect set up before this blueprint is exempted here; one set up after, by the
-    # before_app_request hook above, which runs ahead of CSRFProtect's own check.
-    _exempt_from_csrf(state.app.extensions.get("csrf"))
 
 
 @bp.after_request
@@ -598,6 +584,10 @@ def _write(
         raise ApiError(422, messages.engine_error(error), field, error.code) from None
     except engine.ScoringError as error:
         raise ApiError(422, messages.engine_error(error), None, error.code) from None
+    except LookupError as error:
+        if isinstance(error, KeyError | IndexError):
+            raise
+        raise ApiError(404, _("There is no rubber with this id."), None, "no_rubber") from None
     response = written.response or rubber_json(written.rubber, written.state)
     answer = jsonify(response)
     if written.repeated:

@@ -364,7 +364,7 @@ NUMBER = {
     "required": True,
     "schema": {"type": "integer", "minimum": 1},
 }
-EDIT_KEY = [{"editKey": []}]
+EDIT_KEY: list[dict[str, list[str]]] = [{"editKey": []}]
 
 BAD_BODY = _error("The body is not one of the documented shapes.")
 REFUSED = _error("The shape is right but a value is refused.")

@@ -26,6 +26,7 @@ from .scoring import (
 from .tricks import (
     IllegalCardError,
     ProvenRevoke,
+    RecordError,
     RecordProblem,
     TrickRecord,
     TrickResult,
@@ -54,6 +55,7 @@ __all__ = [
     "Outcome",
     "ProvenRevoke",
     "Rank",
+    "RecordError",
     "RecordProblem",
     "Revoke",
     "RubberFinishedError",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from .rules import Manilha, RuleSet
@@ -64,6 +64,10 @@ class Rank(enum.Enum):
     """Valete: 3 points (2 under queen_over_jack)."""
     QUEEN = "Q"
     """Dama: 2 points (3 under queen_over_jack)."""
+    NINE = "9"
+    """Not in a 40-card deck: only ever seen as the Azores' turned card."""
+    EIGHT = "8"
+    """Not in a 40-card deck: only ever seen as the Azores' turned card."""
     SIX = "6"
     """A blank."""
     FIVE = "5"
@@ -95,6 +99,9 @@ class Rank(enum.Enum):
 
 
 _BLANKS = (Rank.SIX, Rank.FIVE, Rank.FOUR, Rank.THREE, Rank.TWO)
+_PARSED: dict[str, Card] = {}
+_PARSED_KEPT = 1024
+"""Cards already read, by their text: a record of 40 cards is parsed on every check."""
 
 
 @dataclass(frozen=True, order=False)
@@ -110,6 +117,14 @@ class Card:
 
     rank: Rank
     suit: Suit
+    # Cards are dictionary keys all through the verifier: hash them once, not per lookup.
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.rank.value, self.suit.value)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @classmethod
     def parse(cls, text: str) -> Card:
@@ -117,20 +132,26 @@ class Card:
 
         >>> str(Card.parse("td"))
         '10D'
-        >>> Card.parse("8H")
+        >>> Card.parse("1H")
         Traceback (most recent call last):
         ...
-        scorekeeper.engine.cards.CardError: '8H' is not a card: write the rank then the suit, like 7H.
+        scorekeeper.engine.cards.CardError: '1H' is not a card: write the rank then the suit, like 7H.
         """
         if not isinstance(text, str):
             raise CardError(repr(text))
+        card = _PARSED.get(text)
+        if card is not None:
+            return card
         cleaned = text.strip().upper()
         if len(cleaned) < 2:
             raise CardError(text)
         try:
-            return cls(Rank.parse(cleaned[:-1]), Suit.parse(cleaned[-1]))
+            card = cls(Rank.parse(cleaned[:-1]), Suit.parse(cleaned[-1]))
         except CardError:
             raise CardError(text) from None
+        if len(_PARSED) < _PARSED_KEPT:
+            _PARSED[text] = card
+        return card
 
     def __str__(self) -> str:
         return f"{self.rank}{self.suit}"

@@ -90,6 +90,14 @@ class RuleSet:
     direction: Direction = Direction.COUNTERCLOCKWISE
     melar: bool = False
 
+    def __hash__(self) -> int:
+        # Rule sets key the caches of decks and rank tables: hash the fields once.
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, f.name) for f in fields(self)))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
     def __post_init__(self) -> None:
         value: object = self.games_to_win
         # bool is an int subclass, and a str would make the range check raise TypeError.

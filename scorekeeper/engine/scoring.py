@@ -212,7 +212,7 @@ class Outcome(enum.Enum):
     CHAPEU = "chapeu"
     """Won with the other team on 1 game (chapéu)."""
     ARREPIO = "arrepio"
-    """Won by one game after trailing 0 to one short of the target (4-3 after 0-3)."""
+    """Won with the other team one short of the target, after trailing 0 to it (4-3 after 0-3)."""
     BANDEIRA = "bandeira"
     """Won at once by a bandeira (under bandeira_wins_rubber)."""
     REVOKE = "revoke"
@@ -483,7 +483,7 @@ def _name_outcome(rules: RuleSet, winner: int, hands: tuple[HandResult, ...]) ->
         return Outcome.PENTE
     if final[loser] == 1 and target >= 3:
         return Outcome.CHAPEU
-    if final[loser] == target - 1 and final[winner] == target:
+    if final[loser] == target - 1 and target >= 2:
         if any(r.games_after[winner] == 0 and r.games_after[loser] == target - 1 for r in hands):
             return Outcome.ARREPIO
     return None

@@ -6,11 +6,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from .cards import Card, CardError, Suit, card_points, deck, in_deck, rank_strength
-from .rules import RuleSet
+from .rules import Manilha, RuleSet
 
 SEATS = 4
 TRICKS_PER_HAND = 10
 MELAR_BELOW = 10
+
+
+class RecordError(ValueError):
+    """A trick record that cannot be checked at all (a leader who is not a seat)."""
+
+    code = "record"
+
+    def __init__(self, value: object, message: str) -> None:
+        self.value = value
+        super().__init__(message)
 
 
 class IllegalCardError(ValueError):
@@ -208,15 +218,16 @@ def verify_record(
     """Replay a record of tricks, each in play order from its leader.
 
     Problems with the record (an unknown card, a card twice, a trick of the wrong size) come
-    back in ``errors``; scoring stops at the first trick that cannot be resolved.
+    back in ``errors``; scoring stops at the first trick that cannot be resolved (an unreadable
+    card, a card not in the deck or played before, a trick of the wrong size).
 
     >>> record = verify_record("H", 1, [["AS", "2S", "7S", "JS"]], RuleSet())
     >>> [(t.leader, t.winner, t.points) for t in record.tricks], record.points
     ([(1, 1, 24)], (0, 24))
     """
     trump_suit = trump if isinstance(trump, Suit) else Suit.parse(trump)
-    if leader not in range(SEATS):
-        raise ValueError(f"The leader must be a seat from 0 to 3, not {leader!r}.")
+    if isinstance(leader, bool) or leader not in range(SEATS):
+        raise RecordError(leader, f"The leader must be a seat from 0 to 3, not {leader!r}.")
     errors: list[RecordProblem] = []
     results: list[TrickResult] = []
     seen: dict[Card, int] = {}
@@ -260,6 +271,7 @@ def verify_record(
                         f"{card} was already played in trick {seen[card]}.",
                     )
                 )
+                readable = False
             else:
                 seen[card] = number
             cards.append(card)
@@ -294,7 +306,7 @@ def verify_record(
 
     complete = len(results) == TRICKS_PER_HAND and not errors
     if trump_card is not None:
-        errors.extend(_check_trump_card(trump_card, trump_suit, leader, played, complete, rules))
+        errors.extend(_check_trump_card(trump_card, trump_suit, leader, played, rules))
         complete = complete and not errors
     return TrickRecord(
         trump=trump_suit,
@@ -314,21 +326,33 @@ def _check_trump_card(
     trump: Suit,
     leader: int,
     played: dict[int, list[tuple[int, Card]]],
-    complete: bool,
     rules: RuleSet,
 ) -> list[RecordProblem]:
     try:
         card = Card.parse(text)
     except CardError:
         return [RecordProblem("unknown_card", None, str(text), f"{text!r} is not a card.")]
-    if not in_deck(card, rules):
-        return [RecordProblem("not_in_deck", None, str(card), f"{card} is not in this deck.")]
     if card.suit != trump:
         return [
             RecordProblem(
                 "trump_card_suit", None, str(card), f"The turned card {card} is not a {trump} card."
             )
         ]
+    if rules.manilha is Manilha.TEN:
+        # Azores: trump is cut from the rejected cards, so no player holds the turned card.
+        if in_deck(card, rules):
+            return [
+                RecordProblem(
+                    "trump_card_in_deck",
+                    None,
+                    str(card),
+                    f"In the Azores the turned card comes from the rejected cards, not {card}.",
+                )
+            ]
+        return []
+    if not in_deck(card, rules):
+        return [RecordProblem("not_in_deck", None, str(card), f"{card} is not in this deck.")]
+    # The turned card is the dealer's: any other seat playing it shows the record is wrong.
     dealer = (leader - 1) % SEATS
     for seat, cards in played.items():
         for number, played_card in cards:
@@ -342,15 +366,6 @@ def _check_trump_card(
                         f"but seat {seat} played it.",
                     )
                 ]
-    if complete and all(played_card != card for _, played_card in played[dealer]):
-        return [
-            RecordProblem(
-                "trump_card_missing",
-                None,
-                str(card),
-                f"The dealer (seat {dealer}) turned {card} but never played it.",
-            )
-        ]
     return []
 
 

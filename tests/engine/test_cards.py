@@ -84,9 +84,7 @@ def test_parse_reads_rank_and_suit() -> None:
     assert str(Card(Rank.JACK, Suit.CLUBS)) == "JC"
 
 
-@pytest.mark.parametrize(
-    "text", ["8H", "9S", "1H", "XH", "", " ", "H", "7", "10", "AX", "77H", "AHS", "0H"]
-)
+@pytest.mark.parametrize("text", ["1H", "XH", "", " ", "H", "7", "10", "AX", "77H", "AHS", "0H"])
 def test_unreadable_cards_are_rejected_naming_the_text(text: str) -> None:
     with pytest.raises(CardError) as caught:
         Card.parse(text)
@@ -97,7 +95,7 @@ def test_unreadable_cards_are_rejected_naming_the_text(text: str) -> None:
 
 def test_parse_rejects_what_is_not_text() -> None:
     with pytest.raises(CardError, match="7"):
-        Card.parse(7)  # type: ignore[arg-type]
+        Card.parse(7)
 
 
 def test_suit_and_rank_parsers() -> None:
@@ -107,11 +105,15 @@ def test_suit_and_rank_parsers() -> None:
     assert Rank.parse("10") is Rank.TEN
     with pytest.raises(CardError, match="'X' is not a suit"):
         Suit.parse("X")
-    with pytest.raises(CardError, match="'8' is not a rank"):
-        Rank.parse("8")
+    with pytest.raises(CardError, match="'1' is not a rank"):
+        Rank.parse("1")
 
 
 def test_cards_outside_the_deck_parse_but_are_not_in_it() -> None:
+    # 8s and 9s are read (the Azores turn one up for trump) but are in no 40-card deck.
+    for text in ("8H", "9S"):
+        assert not in_deck(Card.parse(text), RuleSet())
+        assert not in_deck(Card.parse(text), RuleSet(manilha=Manilha.TEN))
     assert not in_deck(Card.parse("10H"), RuleSet())
     assert not in_deck(Card.parse("7H"), PRESETS["acores"])
     assert in_deck(Card.parse("10H"), PRESETS["acores"])

@@ -32,7 +32,7 @@ from scorekeeper.engine import (
     verify_record,
 )
 
-PROPERTY = settings(max_examples=2000, deadline=None)
+PROPERTY = settings(max_examples=200, deadline=None)
 
 DECK_RULES = [
     PRESETS["portugal"],

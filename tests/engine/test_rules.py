@@ -154,7 +154,7 @@ def test_games_to_win_rejects_the_rest(games: object) -> None:
 @pytest.mark.parametrize("games", [0, 21, "4", True])
 def test_rule_set_itself_rejects_a_bad_games_to_win(games: object) -> None:
     with pytest.raises(RulesError, match="games_to_win") as caught:
-        RuleSet(games_to_win=games)  # type: ignore[arg-type]
+        RuleSet(games_to_win=games)
     assert repr(games) in str(caught.value)
 
 
@@ -194,5 +194,5 @@ def test_bad_values_name_the_key_and_the_value(key: str, value: object) -> None:
 def test_rule_sets_are_immutable_values() -> None:
     rules = RuleSet()
     with pytest.raises(AttributeError):
-        rules.tie = Tie.VOID  # type: ignore[misc]
+        rules.tie = Tie.VOID
     assert hash(RuleSet()) == hash(rules)

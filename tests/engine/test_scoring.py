@@ -487,7 +487,7 @@ def test_shuffler_and_cutter_clockwise(dealer: int, shuffler: int, cutter: int) 
 @pytest.mark.parametrize("dealer", [4, -1, True, "0", None])
 def test_a_first_dealer_that_is_no_seat_is_refused(dealer: object) -> None:
     with pytest.raises(HandNotAllowedError) as caught:
-        new_rubber(PORTUGAL, first_dealer=dealer)  # type: ignore[arg-type]
+        new_rubber(PORTUGAL, first_dealer=dealer)
     assert repr(dealer) in str(caught.value)
 
 
@@ -605,7 +605,7 @@ def test_points_must_add_up_to_120(points: tuple[int, int]) -> None:
 @pytest.mark.parametrize("points", [70.0, "70", True, None])
 def test_points_must_be_whole_numbers(points: object) -> None:
     with pytest.raises(ImpossiblePointsError) as caught:
-        Hand.played(points)  # type: ignore[arg-type]
+        Hand.played(points)
     assert repr(points) in str(caught.value)
 
 
@@ -636,7 +636,7 @@ def test_hands_without_points_take_none() -> None:
 @pytest.mark.parametrize("team", [2, -1, True, None, "0"])
 def test_a_revoke_by_an_unknown_team_is_refused(team: object) -> None:
     with pytest.raises(UnknownTeamError) as caught:
-        Hand.revoke(team)  # type: ignore[arg-type]
+        Hand.revoke(team)
     assert isinstance(caught.value, ValueError)
     assert f"no team {team!r}" in str(caught.value)
     assert caught.value.value == team
@@ -680,3 +680,10 @@ def test_replay_is_the_fold_of_play_hand() -> None:
     assert replay(PORTUGAL, hands, first_dealer=3) == state
     assert state.rules is PORTUGAL
     assert state.first_dealer == 3
+
+
+def test_arrepio_may_end_past_the_target() -> None:
+    # 0-3, then back to 3-3, then a capote: 5-3 after being 0-3 is still an arrepio.
+    hands = [Hand.played(29, 91), Hand.played(50, 70)] + [Hand.played(70, 50)] * 3
+    state = replay(PORTUGAL, [*hands, Hand.played(95, 25)])
+    assert (state.games, state.winner, state.outcome) == ((5, 3), NOS, Outcome.ARREPIO)

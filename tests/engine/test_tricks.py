@@ -59,7 +59,7 @@ def cards(*texts: str) -> list[Card]:
 
 
 def verify_full(**kwargs: object) -> TrickRecord:
-    return verify_record("H", 1, FULL_RECORD, PORTUGAL, **kwargs)  # type: ignore[arg-type]
+    return verify_record("H", 1, FULL_RECORD, PORTUGAL, **kwargs)
 
 
 # trick_winner
@@ -303,7 +303,7 @@ def test_an_unknown_card_is_an_error_not_an_exception() -> None:
 
 
 def test_values_that_are_not_text_are_unknown_cards() -> None:
-    record = verify_record("H", 1, [["AS", 7, None, "JS"]], PORTUGAL)  # type: ignore[list-item]
+    record = verify_record("H", 1, [["AS", 7, None, "JS"]], PORTUGAL)
     assert [(e.code, e.trick, e.card) for e in record.errors] == [
         ("unknown_card", 1, "7"),
         ("unknown_card", 1, "None"),
@@ -366,7 +366,7 @@ def test_errors_in_later_tricks_are_still_listed() -> None:
         ("unknown_card", 1, "XS"),
         ("trick_size", 2, None),
         ("repeated_card", 3, "AS"),
-        ("unknown_card", 3, "8D"),
+        ("not_in_deck", 3, "8D"),
     ]
     assert record.tricks == ()
 
@@ -402,8 +402,11 @@ def test_a_turned_card_of_another_suit_is_an_error() -> None:
 
 
 def test_an_unreadable_or_foreign_turned_card_is_an_error() -> None:
+    assert [(e.code, e.card) for e in verify_full(trump_card="XH").errors] == [
+        ("unknown_card", "XH")
+    ]
     assert [(e.code, e.card) for e in verify_full(trump_card="8H").errors] == [
-        ("unknown_card", "8H")
+        ("not_in_deck", "8H")
     ]
     assert [(e.code, e.card) for e in verify_full(trump_card="10H").errors] == [
         ("not_in_deck", "10H")
@@ -442,5 +445,32 @@ def test_melar_hand_must_be_ten_distinct_cards_of_the_deck() -> None:
         verify_melar_hand(["2S", "2S", "4S", "5S", "6S", "2H", "3H", "4H", "KH", "QD"], PORTUGAL)
     with pytest.raises(CardError, match="10S"):
         verify_melar_hand(["10S", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "KH", "QD"], PORTUGAL)
-    with pytest.raises(CardError, match="'8S'"):
+    with pytest.raises(CardError, match="8S is not in this deck"):
         verify_melar_hand(["8S", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "KH", "QD"], PORTUGAL)
+
+
+def test_a_repeated_card_stops_the_scoring_at_its_trick() -> None:
+    tricks = [["AS", "2S", "7S", "JS"], ["AS", "3S", "QS", "KS"]]
+    record = verify_record("H", 1, tricks, PORTUGAL)
+    assert [(e.code, e.trick, e.card) for e in record.errors] == [("repeated_card", 2, "AS")]
+    assert [t.number for t in record.tricks] == [1]
+    assert record.points == (0, 24)  # the ace is not counted twice
+
+
+def test_the_azores_turned_card_comes_from_the_rejected_cards() -> None:
+    acores = PRESETS["acores"]
+    tricks = [["AS", "2S", "10S", "JS"]]
+    for turned in ("7H", "8H", "9H"):
+        assert verify_record("H", 1, tricks, acores, trump_card=turned).errors == ()
+    wrong_suit = verify_record("H", 1, tricks, acores, trump_card="7S")
+    assert [e.code for e in wrong_suit.errors] == ["trump_card_suit"]
+    held = verify_record("H", 1, tricks, acores, trump_card="AH")
+    assert [(e.code, e.card) for e in held.errors] == [("trump_card_in_deck", "AH")]
+
+
+def test_a_leader_that_is_not_a_seat_is_a_domain_error() -> None:
+    from scorekeeper.engine import RecordError
+
+    for leader in (4, -1, True):
+        with pytest.raises(RecordError, match=repr(leader)):
+            verify_record("H", leader, FULL_RECORD, PORTUGAL)
