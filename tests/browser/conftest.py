@@ -1,0 +1,93 @@
+"""A real server on 127.0.0.1 and Debian's Chromium driven by Playwright, at a phone's size.
+
+Locally a missing Chromium skips these tests with one loud line; under CI (CI=true) it fails.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.models import db
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--no-first-run",
+]
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "device_scale_factor": 2,
+    "is_mobile": True,
+    "has_touch": True,
+    "locale": "pt-PT",
+}
+
+
+def _missing(reason: str) -> None:
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"browser tests need {reason}, and CI must have it")
+    print(f"\n*** SKIPPING BROWSER TESTS: {reason} ***")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing("the playwright package")
+    if not Path(CHROMIUM).exists():
+        _missing(f"Chromium at {CHROMIUM} (apt-get install chromium)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[str]:
+    """The app, CSRF and all, served by a real HTTP server on a free port of 127.0.0.1."""
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    app = create_app({"SECRET_KEY": "browser-tests", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.port}"
+    server.shutdown()
+    thread.join(timeout=10)
+    with app.app_context():
+        db.drop_all()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    """A page in a fresh phone-sized touch context (its own cookies: its own device)."""
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+@pytest.fixture
+def second_phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
