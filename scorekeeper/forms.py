@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask_babel import gettext, ngettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
@@ -23,6 +24,46 @@ from .messages import engine_error
 from .models import NAME_LENGTH
 
 csrf = CSRFProtect()
+
+# WTForms' own messages, in this app's catalogues so pt-PT and pt-BR each read right.
+WTFORMS_MESSAGES = (
+    _l("Not a valid integer value."),
+    _l("Not a valid choice."),
+    _l("This field is required."),
+    _l("Invalid input."),
+)
+
+
+class _Translations:
+    """WTForms asks this for its messages; the app's catalogue answers in the page's locale."""
+
+    def gettext(self, string: str) -> str:
+        return str(gettext(string))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return str(ngettext(singular, plural, n))
+
+
+class Form(FlaskForm):
+    """The base of every form: messages from the app's own catalogues."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> _Translations:
+            return _Translations()
+
+
+class InRange(NumberRange):
+    """A number range that says nothing when the box did not hold a number at all
+    (the field has already said so)."""
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if field.data is not None:
+            super().__call__(form, field)
+
+
+def _within(low: int, high: int) -> InRange:
+    return InRange(min=low, max=high, message=_l("Type a whole number from %(min)s to %(max)s."))
+
 
 AS_PRESET = ""
 RANDOM_DEALER = "random"
@@ -45,7 +86,10 @@ HAND_ACTIONS = ("points", "tie", "revoke-0", "revoke-1", "spoiled", "bandeira-0"
 def _name(label: Any) -> StringField:
     return StringField(
         label,
-        validators=[Optional(), Length(max=NAME_LENGTH)],
+        validators=[
+            Optional(),
+            Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
+        ],
         filters=[lambda text: text.strip() if isinstance(text, str) else text],
     )
 
@@ -59,7 +103,7 @@ def _setting(label: Any, options: list[tuple[str, Any]]) -> SelectField:
 _YES_NO = [("yes", _l("yes")), ("no", _l("no"))]
 
 
-class NewRubberForm(FlaskForm):
+class NewRubberForm(Form):
     """Everything a rubber can be started with; left empty, the defaults of the preset."""
 
     team0 = _name(_l("Team of seats 1 and 3"))
@@ -95,7 +139,7 @@ class NewRubberForm(FlaskForm):
     )
     games_to_win = IntegerField(
         _l("Games to win the rubber"),
-        validators=[Optional(), NumberRange(min=1, max=20)],
+        validators=[Optional(), _within(1, 20)],
     )
     tie = _setting(
         _l("A 60-60 tie"),
@@ -159,7 +203,7 @@ class NewRubberForm(FlaskForm):
             return None
 
 
-class HandForm(FlaskForm):
+class HandForm(Form):
     """One hand: a team's card points, or a tie, a revoke, a spoiled deal, a bandeira."""
 
     action = HiddenField(validators=[AnyOf(HAND_ACTIONS)], default="points")
@@ -171,14 +215,16 @@ class HandForm(FlaskForm):
     )
     points = IntegerField(
         _l("Card points"),
-        validators=[Optional(), NumberRange(min=0, max=120)],
+        validators=[Optional(), _within(0, 120)],
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
     all_tricks = BooleanField(_l("All the tricks (every vaza)"))
     trump = RadioField(
         _l("Trump (trunfo)"), choices=choices(SUIT_CHOICES), validators=[Optional()], default=None
     )
-    key = HiddenField(validators=[Optional(), Length(max=100)])
+    key = HiddenField(
+        validators=[Optional(), Length(max=100, message=_l("At most %(max)d characters."))]
+    )
     version = HiddenField(validators=[Optional()])
 
     def validate(self, extra_validators: Any = None) -> bool:

@@ -18,9 +18,9 @@ def engine_error(error: ValueError) -> str:
     if isinstance(error, engine.ImpossiblePointsError):
         if isinstance(value, int) and not isinstance(value, bool):
             if not 0 <= value <= 120:
-                return _("%(value)s card points is outside 0 to 120.", value=value)
+                return _("Card points go from 0 to 120, not %(value)s.", value=value)
             return _(
-                "%(value)s card points is impossible: no set of cards adds up to 1.", value=value
+                "%(value)s is impossible: no set of cards is worth exactly 1 point.", value=value
             )
         if isinstance(value, tuple) and len(value) == 2:
             if sum(value) != 120:
@@ -85,9 +85,11 @@ def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
             )
         if "revoke_minus_two" in result.reasons:
             lost = -result.games[hand.team]
+            if not lost:
+                return _("Revoke (renúncia) by %(team)s: it had no game to lose", team=offender)
             return ngettext(
-                "Revoke (renúncia) by %(team)s: %(team)s loses %(num)s game",
-                "Revoke (renúncia) by %(team)s: %(team)s loses %(num)s games",
+                "Revoke (renúncia) by %(team)s: it loses %(num)s game",
+                "Revoke (renúncia) by %(team)s: it loses %(num)s games",
                 lost,
                 team=offender,
             )

@@ -112,9 +112,9 @@ def test_full_form_names_teams_players_and_changes_one_setting(app: Flask, en: F
 @pytest.mark.parametrize(
     ("fields", "field_error"),
     [
-        ({"team0": "x" * 41}, "Field cannot be longer than 40 characters."),
-        ({"games_to_win": "0"}, "Number must be between 1 and 20."),
-        ({"games_to_win": "21"}, "Number must be between 1 and 20."),
+        ({"team0": "x" * 41}, "At most 40 characters."),
+        ({"games_to_win": "0"}, "Type a whole number from 1 to 20."),
+        ({"games_to_win": "21"}, "Type a whole number from 1 to 20."),
         ({"games_to_win": "four"}, "Not a valid integer value."),
         ({"tie": "sometimes"}, "Not a valid choice."),
         ({"preset": "lisboa"}, "Not a valid choice."),
@@ -177,10 +177,10 @@ def test_spoiled_deal_only_under_melar(app: Flask, en: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("points", "message"),
     [
-        ("119", "119 card points is impossible: no set of cards adds up to 1."),
-        ("1", "1 card points is impossible: no set of cards adds up to 1."),
-        ("121", "Number must be between 0 and 120."),
-        ("-3", "Number must be between 0 and 120."),
+        ("119", "119 is impossible: no set of cards is worth exactly 1 point."),
+        ("1", "1 is impossible: no set of cards is worth exactly 1 point."),
+        ("121", "Type a whole number from 0 to 120."),
+        ("-3", "Type a whole number from 0 to 120."),
         ("sessenta", "Not a valid integer value."),
         ("", "Type the card points of one team."),
     ],
