@@ -172,12 +172,21 @@ def _body(*, empty: bool = False) -> dict[str, Any]:
     if empty and not data.strip():
         return {}
     try:
-        body = json.loads(data)
+        body = json.loads(data, parse_float=_number)
     except (ValueError, RecursionError):
         raise ApiError(400, _("The request body is not valid JSON."), code="invalid_json") from None
     if not isinstance(body, dict):
         raise ApiError(400, _("The request body must be a JSON object."), code="not_an_object")
     return body
+
+
+def _number(text: str) -> int | float:
+    """A JSON number with a fraction or exponent: whole ones (``3.0``, ``1e2``) are ints.
+
+    JSON Schema counts them as integers too, so the OpenAPI document and these checks agree.
+    """
+    value = float(text)
+    return int(value) if value.is_integer() else value
 
 
 def _only(body: Mapping[str, Any], allowed: frozenset[str]) -> None:
@@ -238,8 +247,10 @@ def _text(value: object, field: str) -> str:
 
 
 def _name(value: object, field: str, *, blank: bool) -> str:
-    name = _text(value, field).strip()
-    if len(name) > NAME_LENGTH or (not name and not blank):
+    text = _text(value, field)
+    name = text.strip()
+    # The limit holds before the strip too, as the OpenAPI document's maxLength says.
+    if len(text) > NAME_LENGTH or (not name and not blank):
         if blank:
             message = _("A name has at most %(count)s characters.", count=NAME_LENGTH)
         else:
@@ -675,8 +686,8 @@ def verify() -> Response:
     rules = _rules(body["rules"]) if "rules" in body else engine.RuleSet()
     trump_card = None
     if "trump_card" in body:
-        trump_card = _text(body["trump_card"], "trump_card")
-        if len(trump_card) > MAX_CARD_LENGTH:
+        trump_card = body["trump_card"]
+        if not isinstance(trump_card, str) or len(trump_card) > MAX_CARD_LENGTH:
             raise ApiError(
                 400, _("Each card must be written as text, like 7H."), "trump_card", "type"
             )

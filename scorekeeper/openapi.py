@@ -24,6 +24,10 @@ from .engine.rules import MAX_GAMES_TO_WIN, MIN_GAMES_TO_WIN
 from .models import NAME_LENGTH
 
 PREFIX = "/api/v1"
+PRINTABLE = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
+"""Names and keys are stored: no control characters (PostgreSQL refuses NUL)."""
+TEAM_NAME = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
+"""Printable, and not blank."""
 JSON = "application/json"
 
 
@@ -83,6 +87,7 @@ HAND_PROPERTIES: dict[str, Any] = {
         "type": "string",
         "minLength": 1,
         "maxLength": KEY_LENGTH,
+        "pattern": PRINTABLE,
     },
     "version": {
         "description": "The rubber's version the client last saw: 409 if it has changed.",
@@ -142,14 +147,19 @@ def _schemas() -> dict[str, Any]:
             "properties": {
                 "teams": {
                     "type": "array",
-                    "items": {"type": "string", "minLength": 1, "maxLength": NAME_LENGTH},
+                    "items": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": NAME_LENGTH,
+                        "pattern": TEAM_NAME,
+                    },
                     "minItems": 2,
                     "maxItems": 2,
                 },
                 "players": {
                     "description": "By seat, or null.",
                     "type": ["array", "null"],
-                    "items": {"type": "string", "maxLength": NAME_LENGTH},
+                    "items": {"type": "string", "maxLength": NAME_LENGTH, "pattern": PRINTABLE},
                     "minItems": 4,
                     "maxItems": 4,
                 },
