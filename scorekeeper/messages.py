@@ -16,20 +16,23 @@ def engine_error(error: ValueError) -> str:
     """A domain error of the engine as a sentence in the request's language."""
     value = getattr(error, "value", None)
     if isinstance(error, engine.ImpossiblePointsError):
-        if isinstance(value, int) and not isinstance(value, bool):
-            if not 0 <= value <= 120:
-                return _("Card points go from 0 to 120, not %(value)s.", value=value)
+        reason = error.reason
+        if reason == "range":
+            return _("Card points go from 0 to 120, not %(value)s.", value=value)
+        if reason == "one":
             return _(
                 "%(value)s is impossible: no set of cards is worth exactly 1 point.", value=value
             )
-        if isinstance(value, tuple) and len(value) == 2:
-            if sum(value) != 120:
-                return _(
-                    "%(first)s and %(second)s add up to %(total)s, not 120.",
-                    first=value[0],
-                    second=value[1],
-                    total=sum(value),
-                )
+        if reason == "sum" and isinstance(value, tuple):
+            return _(
+                "%(first)s and %(second)s add up to %(total)s, not 120.",
+                first=value[0],
+                second=value[1],
+                total=sum(value),
+            )
+        if reason == "tie":
+            return _("Only 60-60 is a tie.")
+        if reason == "all_tricks":
             return _("All the tricks means all 120 card points.")
         return _("Card points must be a whole number from 0 to 120.")
     if isinstance(error, engine.UnknownTeamError):
@@ -58,6 +61,10 @@ def conflict(code: str) -> str:
             "That change would end the rubber before the hands that follow it: undo those first."
         ),
         "no_hands": _("There is no hand to undo."),
+        "cards_shift": _(
+            "That change would move the deal of a later hand recorded card by card: "
+            "undo that hand first."
+        ),
         "busy": _("The rubber is busy: try again."),
         "finished": _("This rubber is already won: no more hands can be added."),
     }.get(code, _("The rubber changed: reload it."))
@@ -150,6 +157,56 @@ def record_problem(problem: engine.RecordProblem) -> str:
         return _(
             "The turned card %(card)s belongs to the dealer, but another seat played it.", card=card
         )
-    if problem.code == "trump_card_missing":
-        return _("The dealer turned %(card)s but never played it.", card=card)
     return problem.error
+
+
+SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
+"""The suits as printed on the cards: the interface shows these beside the words."""
+
+
+def suit_name(suit: engine.Suit) -> str:
+    """A suit's Portuguese name in the reader's language (espadas, copas, paus, ouros)."""
+    return {
+        engine.Suit.CLUBS: _("clubs"),
+        engine.Suit.DIAMONDS: _("diamonds"),
+        engine.Suit.HEARTS: _("hearts"),
+        engine.Suit.SPADES: _("spades"),
+    }[suit]
+
+
+def card_face(card: engine.Card) -> str:
+    """A card the way its corner shows it: ``A♠``, ``10♥``."""
+    return f"{card.rank}{SUIT_SYMBOLS[card.suit.value]}"
+
+
+def card_name(card: engine.Card) -> str:
+    """A card in words, for screen readers and tooltips: "Ace of spades"."""
+    rank = {
+        engine.Rank.ACE: _("Ace"),
+        engine.Rank.SEVEN: _("Seven"),
+        engine.Rank.TEN: _("Ten"),
+        engine.Rank.KING: _("King"),
+        engine.Rank.JACK: _("Jack"),
+        engine.Rank.QUEEN: _("Queen"),
+        engine.Rank.NINE: _("Nine"),
+        engine.Rank.EIGHT: _("Eight"),
+        engine.Rank.SIX: _("Six"),
+        engine.Rank.FIVE: _("Five"),
+        engine.Rank.FOUR: _("Four"),
+        engine.Rank.THREE: _("Three"),
+        engine.Rank.TWO: _("Two"),
+    }[card.rank]
+    return _("%(rank)s of %(suit)s", rank=rank, suit=suit_name(card.suit))
+
+
+def revoke_proof(revoke: engine.ProvenRevoke, players: list[str], teams: tuple[str, str]) -> str:
+    """A revoke the cards prove, with the trick where it happened and the one that proves it."""
+    return _(
+        "Revoke (renúncia) by %(team)s: %(player)s did not follow %(suit)s in trick %(trick)s, "
+        "and played %(suit)s in trick %(proven)s.",
+        team=teams[revoke.team],
+        player=players[revoke.seat],
+        suit=suit_name(revoke.suit),
+        trick=revoke.trick,
+        proven=revoke.proven_in,
+    )

@@ -109,7 +109,9 @@ class Hand(db.Model):
     rubber: Mapped[Rubber] = relationship(back_populates="hands")
 
     def to_engine(self) -> engine.Hand:
-        points = None if self.points0 is None else (self.points0, self.points1 or 0)
+        points = None
+        if self.points0 is not None and self.points1 is not None:
+            points = (self.points0, self.points1)
         return engine.Hand(engine.HandKind(self.kind), points, self.all_tricks, self.team)
 
     def set_input(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from . import engine
 from .models import DeviceRubber, Hand, Rubber, WriteKey, db, utcnow
 
 RETRIES = 8
+RACE_SQLSTATES = frozenset({"40001", "40P01"})
+"""PostgreSQL's serialization failure and deadlock: the same write may go through next time."""
 
 
 class Conflict(Exception):
@@ -34,6 +37,15 @@ class Conflict(Exception):
 def new_token() -> str:
     """An unguessable id or key: 192 random bits."""
     return secrets.token_urlsafe(24)
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,43}")
+"""What new_token makes, within the length of Rubber.id."""
+
+
+def is_token(text: str) -> bool:
+    """Whether ``text`` could be an id that new_token made (so it is safe to look up)."""
+    return TOKEN.fullmatch(text) is not None
 
 
 def hash_key(key: str) -> str:
@@ -102,6 +114,14 @@ def can_edit(device: str | None, rubber: Rubber) -> bool:
     return bool(device) and db.session.get(DeviceRubber, (device, rubber.id)) is not None
 
 
+def _lost_a_race(error: OperationalError) -> bool:
+    """Whether another write held the lock (SQLite) or won the race (PostgreSQL)."""
+    if getattr(error.orig, "sqlstate", None) in RACE_SQLSTATES:
+        return True
+    text = str(error.orig).lower()
+    return any(words in text for words in ("locked", "could not serialize", "deadlock detected"))
+
+
 @dataclass(frozen=True)
 class Written:
     """The answer to a write: the new state, or the first answer to a repeated key."""
@@ -137,9 +157,8 @@ def write(
             return _write_once(rubber_id, change, key, digest, version, status, respond)
         except (StaleDataError, IntegrityError, OperationalError) as error:
             db.session.rollback()
-            if isinstance(error, OperationalError) and "locked" not in str(error).lower():
-                if "could not serialize" not in str(error).lower():
-                    raise
+            if isinstance(error, OperationalError) and not _lost_a_race(error):
+                raise
             if version is not None and isinstance(error, StaleDataError):
                 raise Conflict("stale") from error
             if attempt == RETRIES - 1:
@@ -212,12 +231,18 @@ def replace_hand(
     def change(rubber: Rubber) -> engine.RubberState:
         if not 1 <= number <= len(rubber.hands):
             raise LookupError(number)
+        before = rubber.state()
         inputs = [row.to_engine() for row in rubber.hands]
         inputs[number - 1] = hand
         try:
             state = engine.replay(rubber.rule_set(), inputs, rubber.first_dealer)
         except engine.RubberFinishedError as error:
             raise Conflict("ends_early") from error
+        # A spoiled deal made or unmade moves every later deal; a later hand recorded by its
+        # cards was checked against its leader, so it may not move under it.
+        later = zip(rubber.hands[number:], before.hands[number:], state.hands[number:], strict=True)
+        if any(row.tricks and old.leader != new.leader for row, old, new in later):
+            raise Conflict("cards_shift")
         rubber.hands[number - 1].set_input(hand, trump, tricks)
         return state
 

@@ -434,15 +434,15 @@ def test_spoiled_deal_without_melar_is_refused(
 @pytest.mark.parametrize(
     ("body", "field", "refusal"),
     [
-        ({"points": [1, 119]}, "points", engine.ImpossiblePointsError(1, "")),
-        ({"points": [119, 1]}, "points", engine.ImpossiblePointsError(119, "")),
-        ({"points": [70, 60]}, "points", engine.ImpossiblePointsError((70, 60), "")),
-        ({"points": [121, -1]}, "points", engine.ImpossiblePointsError(121, "")),
-        ({"points": [10**40, 0]}, "points", engine.ImpossiblePointsError(10**40, "")),
+        ({"points": [1, 119]}, "points", engine.ImpossiblePointsError(1, "", "one")),
+        ({"points": [119, 1]}, "points", engine.ImpossiblePointsError(119, "", "one")),
+        ({"points": [70, 60]}, "points", engine.ImpossiblePointsError((70, 60), "", "sum")),
+        ({"points": [121, -1]}, "points", engine.ImpossiblePointsError(121, "", "range")),
+        ({"points": [10**40, 0]}, "points", engine.ImpossiblePointsError(10**40, "", "range")),
         (
             {"points": [100, 20], "all_tricks": True},
             "all_tricks",
-            engine.ImpossiblePointsError((100, 20), ""),
+            engine.ImpossiblePointsError((100, 20), "", "all_tricks"),
         ),
         ({"revoke": 2}, "revoke", engine.UnknownTeamError(2)),
         ({"revoke": -1}, "revoke", engine.UnknownTeamError(-1)),

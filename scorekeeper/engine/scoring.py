@@ -28,8 +28,10 @@ class ImpossiblePointsError(ScoringError):
 
     code = "impossible_points"
 
-    def __init__(self, value: object, message: str) -> None:
+    def __init__(self, value: object, message: str, reason: str = "value") -> None:
         self.value = value
+        self.reason = reason
+        """What is wrong: ``value``, ``range``, ``one``, ``sum``, ``tie`` or ``all_tricks``."""
         super().__init__(message)
 
 
@@ -92,10 +94,10 @@ def _check_points(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ImpossiblePointsError(value, f"Card points must be a whole number, not {value!r}.")
     if not 0 <= value <= TOTAL_POINTS:
-        raise ImpossiblePointsError(value, f"{value} card points is outside 0 to 120.")
+        raise ImpossiblePointsError(value, f"{value} card points is outside 0 to 120.", "range")
     if value in IMPOSSIBLE_POINTS:
         raise ImpossiblePointsError(
-            value, f"{value} card points is impossible: no cards add up to 1."
+            value, f"{value} card points is impossible: no cards add up to 1.", "one"
         )
     return value
 
@@ -131,12 +133,15 @@ class Hand:
                 raise ImpossiblePointsError(
                     self.points,
                     f"{first} and {second} add up to {first + second}, not 120.",
+                    "sum",
                 )
             if (first == second) != (self.kind is HandKind.TIE):
-                raise ImpossiblePointsError(self.points, "Only 60-60 is a tie.")
+                raise ImpossiblePointsError(self.points, "Only 60-60 is a tie.", "tie")
             if self.all_tricks and TOTAL_POINTS not in self.points:
                 raise ImpossiblePointsError(
-                    self.points, f"All the tricks means all 120 points, not {max(self.points)}."
+                    self.points,
+                    f"All the tricks means all 120 points, not {max(self.points)}.",
+                    "all_tricks",
                 )
         elif self.points is not None or self.all_tricks:
             raise HandNotAllowedError(self.kind, f"A {self.kind.value} hand has no card points.")
