@@ -64,7 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     app.config["SECRET_KEY"] = _secret_key(app)
 
-    from . import api, errors, i18n, pages, security
+    from . import api, cards, errors, export, i18n, pages, security
     from .forms import csrf
     from .models import db, migrate
 
@@ -76,5 +76,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates each write by its X-Edit-Key header
     app.register_blueprint(pages.bp)
+    app.register_blueprint(cards.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(export.bp)
     return app

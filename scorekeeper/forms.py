@@ -1,4 +1,4 @@
-"""The HTML forms: starting a rubber and recording a hand."""
+"""The HTML forms: starting a rubber, recording a hand, and entering it card by card."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from wtforms import (
     BooleanField,
+    Field,
     HiddenField,
     IntegerField,
     RadioField,
@@ -57,8 +58,12 @@ class InRange(NumberRange):
     (the field has already said so)."""
 
     def __call__(self, form: Any, field: Any) -> None:
-        if field.data is not None:
-            super().__call__(form, field)
+        if field.data is None:
+            return
+        # NumberRange checks through a float, which a typed 10**400 overflows.
+        if isinstance(field.data, int) and not self.min <= field.data <= self.max:
+            raise ValidationError(self.message % {"min": self.min, "max": self.max})
+        super().__call__(form, field)
 
 
 def _within(low: int, high: int) -> InRange:
@@ -203,6 +208,14 @@ class NewRubberForm(Form):
             return None
 
 
+def is_version(text: str) -> bool:
+    """Whether ``text`` could be a rubber version written into a page: a few ASCII digits.
+
+    ``str.isdigit`` alone lets through "²" and 5,000 digits, both of which ``int()`` refuses.
+    """
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
 class HandForm(Form):
     """One hand: a team's card points, or a tie, a revoke, a spoiled deal, a bandeira."""
 
@@ -236,7 +249,7 @@ class HandForm(Form):
         return valid
 
     def validate_version(self, field: HiddenField) -> None:
-        if field.data and not str(field.data).isdigit():
+        if field.data and not is_version(str(field.data)):
             raise ValidationError(_l("This page is out of date: reload it."))
 
     def engine_hand(self) -> engine.Hand:
@@ -259,4 +272,138 @@ class HandForm(Form):
         return engine.Hand.played(points[0], points[1], all_tricks=bool(self.all_tricks.data))
 
     def stored_version(self) -> int | None:
-        return int(self.version.data) if self.version.data else None
+        # Optional() lets a blank (" ") through: that is no version either.
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
+
+
+class UndoForm(Form):
+    """Undo the last hand: the version of the page it was sent from, and an optional write key."""
+
+    key = HandForm.key
+    version = HandForm.version
+    validate_version = HandForm.validate_version
+    stored_version = HandForm.stored_version
+
+
+MAX_CARD_TEXT = 4
+"""The longest card as written (``10H``), with room for one stray character."""
+MAX_PICKED = 48
+"""More values than a deck holds are not a person tapping: the rest are ignored."""
+MAX_RECORD_TEXT = 600
+"""A full record written ``AS 2S 7S JS|...`` is about 130 characters."""
+
+
+class CardListField(Field):
+    """Every value sent under one name (a checkbox or a button per card), as written."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        cards = (str(value).strip()[:MAX_CARD_TEXT] for value in valuelist[:MAX_PICKED])
+        self.data = [card for card in cards if card]
+
+
+class CardsForm(Form):
+    """Cards picked on the grid of the rubber's deck; a GET form, so no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    cards = CardListField()
+    action = HiddenField()
+
+    def picked(self, rules: engine.RuleSet) -> tuple[list[engine.Card], dict[str, str]]:
+        """The picked cards read by the engine, and a sentence for each one refused, by card."""
+        if self.action.data == "clear":
+            self.cards.data = []
+        cards: list[engine.Card] = []
+        problems: dict[str, str] = {}
+        for text in self.cards.data or []:
+            try:
+                card = engine.Card.parse(text)
+            except engine.CardError:
+                problems[text] = gettext(
+                    "%(card)s is not a card: write the rank then the suit, like 7H.", card=text
+                )
+                continue
+            if not engine.in_deck(card, rules):
+                problems[str(card)] = gettext("%(card)s is not in this deck.", card=str(card))
+            elif card in cards:
+                problems[str(card)] = gettext(
+                    "%(card)s is picked twice: a card counts once.", card=str(card)
+                )
+            else:
+                cards.append(card)
+        return cards, problems
+
+
+class PileForm(CardsForm):
+    """A pile of won cards to count, and the team it belongs to."""
+
+    team = RadioField(
+        _l("Whose pile"),
+        choices=choices([("0", "0"), ("1", "1")]),
+        default="0",
+        validators=[Optional()],
+    )
+
+
+class MelarForm(CardsForm):
+    """The 10 cards of the leader who may want to spoil the deal."""
+
+
+class ReplayForm(Form):
+    """A record of tricks in progress: it travels in the page until the person confirms it.
+
+    ``record`` holds the tricks so far, ``AS 2S 7S JS|KS 3S``: each trick in play order from
+    its leader, the last one possibly unfinished.
+    """
+
+    # Each value is read with care where it is used: a wrong one is never worse than missing.
+    trump = HiddenField()
+    set_trump = HiddenField()
+    trump_card = StringField(filters=[lambda text: (text or "")[:MAX_CARD_TEXT]])
+    record = HiddenField(filters=[lambda text: (text or "")[:MAX_RECORD_TEXT]])
+    card = CardListField()
+    typed = StringField(
+        _l("Cards, rank then suit (AS 7H)"),
+        filters=[lambda text: (text or "")[:80]],
+        render_kw={"autocomplete": "off"},
+    )
+    pick = HiddenField()
+    replace = HiddenField()
+    action = HiddenField()
+    key = HiddenField(
+        validators=[Optional(), Length(max=100, message=_l("At most %(max)d characters."))]
+    )
+    version = HiddenField(validators=[Optional()])
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def chosen_trump(self) -> str | None:
+        """The trump: a suit button just pressed, else the one carried, else the turned card's suit."""
+        for value in (self.set_trump.data, self.trump.data):
+            if value in ("C", "D", "H", "S"):
+                return str(value)
+        try:
+            return engine.Card.parse(self.trump_card.data or "").suit.value
+        except engine.CardError:
+            return None
+
+    def tricks(self) -> list[list[str]]:
+        """The record carried by the page, trick by trick (trailing empty tricks dropped)."""
+        tricks = [trick.split() for trick in str(self.record.data or "").split("|")]
+        while tricks and not tricks[-1]:
+            tricks.pop()
+        return tricks
+
+    def stored_version(self) -> int | None:
+        # Optional() lets a blank (" ") through: that is no version either.
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
+
+
+def record_text(tricks: list[list[str]]) -> str:
+    """The record as the page carries it: ``AS 2S 7S JS|KS 3S``."""
+    return "|".join(" ".join(trick) for trick in tricks)

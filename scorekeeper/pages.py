@@ -21,7 +21,7 @@ from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
 from . import diagrams, engine, messages, store
-from .forms import HandForm, NewRubberForm, choices
+from .forms import HandForm, NewRubberForm, UndoForm, choices
 from .i18n import LOCALE_COOKIE, LOCALES
 from .models import DeviceRubber, Rubber, db
 
@@ -29,6 +29,8 @@ bp = Blueprint("pages", __name__)
 
 SHARED_KEYS_KEPT = 30
 """Edit keys a device keeps in its session to show the rubber's edit link again."""
+HISTORY_PAGES = 10_000
+"""The last history page asked for: a larger number is this one (and an empty page)."""
 
 
 def current_device() -> str | None:
@@ -50,8 +52,15 @@ def remember_key(rubber_id: str, key: str) -> None:
     session["keys"] = dict(list(keys.items())[-SHARED_KEYS_KEPT:])
 
 
+@bp.before_request
+def _refuse_nul() -> None:
+    """No address or form field needs a NUL character, and PostgreSQL cannot hold one."""
+    if "\x00" in request.path or any("\x00" in value for _, value in request.form.items(True)):
+        abort(400)
+
+
 def _rubber_or_404(rubber_id: str) -> Rubber:
-    rubber = db.session.get(Rubber, rubber_id)
+    rubber = db.session.get(Rubber, rubber_id) if store.is_token(rubber_id) else None
     if rubber is None:
         abort(404)
     return rubber
@@ -130,7 +139,18 @@ def _start(form: NewRubberForm, rules: engine.RuleSet) -> Response:
 @bp.get("/r/<rubber_id>")
 def rubber(rubber_id: str) -> str:
     rubber = _rubber_or_404(rubber_id)
-    return _show(rubber, HandForm(formdata=None))
+    form = HandForm(formdata=None)
+    _prefill(form)
+    return _show(rubber, form)
+
+
+def _prefill(form: HandForm) -> None:
+    """Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed."""
+    points = request.args.get("points", type=int)
+    team = request.args.get("team")
+    if points is not None and 0 <= points <= 120 and team in ("0", "1"):
+        form.points.data = points
+        form.team.data = team
 
 
 def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
@@ -185,7 +205,7 @@ def record_hand(rubber_id: str) -> Any:
     form = HandForm()
     form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if not form.validate():
-        return _show(rubber, form, 422)
+        return _refused(rubber, form)
     try:
         hand = form.engine_hand()
         written = store.write(
@@ -197,7 +217,7 @@ def record_hand(rubber_id: str) -> Any:
         )
     except engine.ScoringError as error:
         form.points.errors = [*form.points.errors, messages.engine_error(error)]
-        return _show(rubber, form, 422)
+        return _refused(rubber, form)
     except store.Conflict as conflict:
         flash(messages.conflict(conflict.code), "conflict")
         return redirect(url_for(".rubber", rubber_id=rubber.id))
@@ -205,10 +225,22 @@ def record_hand(rubber_id: str) -> Any:
     return redirect(url_for(".rubber", rubber_id=rubber.id))
 
 
+def _refused(rubber: Rubber, form: HandForm) -> Any:
+    """A hand refused: the page with the form's errors, or, when another phone has just ended
+    the rubber (its page shows no form, so no errors), the score and why nothing was added."""
+    if rubber.finished:
+        flash(messages.conflict("finished"), "conflict")
+        return redirect(url_for(".rubber", rubber_id=rubber.id))
+    return _show(rubber, form, 422)
+
+
 @bp.post("/r/<rubber_id>/undo")
 def undo(rubber_id: str) -> Response:
     rubber = _editable_or_403(rubber_id)
-    form = HandForm()
+    form = UndoForm()
+    if not form.validate():
+        flash(_("This page is out of date: reload it."), "conflict")
+        return redirect(url_for(".rubber", rubber_id=rubber.id))
     try:
         store.write(
             rubber.id,
@@ -245,6 +277,9 @@ def hand(rubber_id: str, number: int) -> str:
         record=record,
         summary=messages.hand_summary(result, rubber.teams),
         players=player_names(rubber),
+        revoke=messages.revoke_proof(record.first_revoke, player_names(rubber), rubber.teams)
+        if record is not None and record.first_revoke is not None
+        else None,
         can_edit=store.can_edit(current_device(), rubber),
     )
 
@@ -274,7 +309,7 @@ def edit_hand(rubber_id: str, number: int) -> Any:
         except engine.ScoringError as error:
             form.points.errors = [*form.points.errors, messages.engine_error(error)]
         except store.Conflict as conflict:
-            if conflict.code != "ends_early":
+            if conflict.code not in ("ends_early", "cards_shift"):
                 flash(messages.conflict(conflict.code), "conflict")
                 return redirect(url_for(".rubber", rubber_id=rubber.id))
             form.action.errors = [*form.action.errors, messages.conflict(conflict.code)]
@@ -315,6 +350,7 @@ def next_rubber(rubber_id: str) -> Response:
         rules=previous.rule_set(),
         previous_id=previous.id,
         device=ensure_device(),
+        group_id=previous.group_id,
     )
     remember_key(rubber.id, key)
     return redirect(url_for(".rubber", rubber_id=rubber.id))
@@ -323,7 +359,7 @@ def next_rubber(rubber_id: str) -> Response:
 @bp.get("/history")
 def history() -> str:
     device = current_device()
-    page = request.args.get("page", 1, type=int) or 1
+    page = min(max(request.args.get("page", 1, type=int) or 1, 1), HISTORY_PAGES)
     query = (
         db.select(Rubber)
         .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
@@ -332,7 +368,7 @@ def history() -> str:
         .options(selectinload(Rubber.hands))
     )
     pagination = db.paginate(
-        query, page=max(page, 1), per_page=current_app.config["HISTORY_PAGE_SIZE"], error_out=False
+        query, page=page, per_page=current_app.config["HISTORY_PAGE_SIZE"], error_out=False
     )
     crosses = {}
     for rubber in pagination.items:
@@ -354,6 +390,11 @@ def language(locale: str) -> Response:
     response = redirect(target)
     if locale in LOCALES:
         response.set_cookie(
-            LOCALE_COOKIE, locale, max_age=365 * 24 * 3600, samesite="Lax", httponly=True
+            LOCALE_COOKIE,
+            locale,
+            max_age=365 * 24 * 3600,
+            samesite="Lax",
+            httponly=True,
+            secure=request.is_secure,
         )
     return response

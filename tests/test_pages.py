@@ -422,7 +422,14 @@ def test_cached_totals_always_equal_the_engines_fold(app: Flask, en: FlaskClient
         assert rubber.finished == state.finished is True
         assert rubber.hand_count == len(state.hands) == 3
         assert rubber.outcome == "pente"
-    assert en.post(page + "/hands", data={"action": "tie"}).status_code == 422
+    refused = en.post(page + "/hands", data={"action": "tie"})
+    assert refused.status_code == 302  # the page of a won rubber has no form to show errors in
+    assert "This rubber is already won" in en.get(page).get_data(as_text=True)
+    assert hands_of(app, page) == [
+        ("tie", 60, 60, None),
+        ("played", 95, 25, None),
+        ("revoke", None, None, 1),
+    ]
     en.post(page + "/undo")
     rubber = rubber_of(app, page)
     assert (rubber.games0, rubber.games1, rubber.finished, rubber.outcome) == (2, 0, False, None)

@@ -1,0 +1,112 @@
+// Card entry on a phone, a little quicker: the pile's total as cards are tapped, and the
+// trick replay answered without a page load. Without this file every form still posts to the
+// server, which decides everything; this only shows its answer sooner.
+(function () {
+  "use strict";
+
+  function recount(form) {
+    var total = 0;
+    var count = 0;
+    form.querySelectorAll("input[name=cards]:checked").forEach(function (box) {
+      total += Number(box.getAttribute("data-points")) || 0;
+      count += 1;
+    });
+    var deck = Number(form.getAttribute("data-deck-points")) || 0;
+    form.querySelectorAll("[data-total]").forEach(function (out) { out.textContent = total; });
+    form.querySelectorAll("[data-other]").forEach(function (out) { out.textContent = deck - total; });
+    form.querySelectorAll("[data-count]").forEach(function (out) { out.textContent = count; });
+  }
+
+  document.addEventListener("change", function (event) {
+    var form = event.target.form;
+    if (form && form.hasAttribute("data-pile")) {
+      recount(form);
+    }
+  });
+
+  document.addEventListener("click", function (event) {
+    var clear = event.target.closest && event.target.closest("[data-clear]");
+    if (!clear || !clear.form) {
+      return;
+    }
+    event.preventDefault();
+    clear.form.querySelectorAll("input[name=cards]").forEach(function (box) { box.checked = false; });
+    clear.form.querySelectorAll(".has-error").forEach(function (cell) { cell.classList.remove("has-error"); });
+    clear.form.querySelectorAll("[data-error-for]").forEach(function (note) { note.remove(); });
+    recount(clear.form);
+  });
+
+  // A replay form posts in the background and the page's main part is swapped for the answer.
+  var waiting = [];
+
+  function sendNext() {
+    while (waiting.length) {
+      var next = waiting.shift();
+      var button = document.querySelector(
+        "main form[data-swap] button[name='" + next[0] + "'][value='" + next[1] + "']"
+      );
+      // A card tapped twice is greyed out by then: the second tap is dropped.
+      if (button && !button.disabled) {
+        button.form.requestSubmit(button);
+        return;
+      }
+    }
+  }
+
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var submitter = event.submitter;
+    if (!form.hasAttribute("data-swap") || form.hasAttribute("data-plain") || !window.fetch) {
+      return;
+    }
+    if (submitter && submitter.hasAttribute("formaction")) {
+      return; // leaving for another page: let the browser go there
+    }
+    event.preventDefault();
+    if (form.hasAttribute("data-busy")) {
+      // Tapped while the last card is on its way: it goes next, once the page has answered.
+      if (submitter && submitter.name) {
+        waiting.push([submitter.name, submitter.value]);
+      }
+      return;
+    }
+    form.setAttribute("data-busy", "");
+    var body = new FormData(form);
+    if (submitter && submitter.name) {
+      body.append(submitter.name, submitter.value);
+    }
+    // getAttribute: a control named "action" hides the form's own action property.
+    var target = new URL(form.getAttribute("action") || "", document.baseURI);
+    fetch(target, { method: "POST", body: body, credentials: "same-origin" })
+      .then(function (response) {
+        var type = response.headers.get("Content-Type") || "";
+        if (response.redirected || type.indexOf("text/html") !== 0) {
+          window.location.assign(response.url);
+          return null;
+        }
+        return response.text();
+      })
+      .then(function (html) {
+        if (html === null) {
+          return;
+        }
+        var page = new DOMParser().parseFromString(html, "text/html");
+        var main = page.querySelector("main");
+        if (!main) {
+          throw new Error("no page");
+        }
+        document.querySelector("main").replaceWith(document.adoptNode(main));
+        document.title = page.title;
+        sendNext();
+      })
+      .catch(function () {
+        form.removeAttribute("data-busy");
+        form.setAttribute("data-plain", "");
+        if (submitter) {
+          form.requestSubmit(submitter);
+        } else {
+          form.requestSubmit();
+        }
+      });
+  });
+})();
