@@ -5,7 +5,14 @@ BIN := $(VENV)/bin
 CATALOGUES := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGUES:.po=.mo)
 
-.PHONY: install run test lint messages bench
+.PHONY: install run test lint messages bench fuzz
+
+# Generated cases per API operation and per HTML form (tests/test_fuzz.py): `make test` runs
+# about 11 times this many, CI twice over (SQLite, PostgreSQL); `make fuzz` runs many more and
+# kills the server more often (tests/test_crash.py).
+FUZZ_EXAMPLES ?= 250
+FUZZ_MORE ?= 2000
+CRASH_MORE ?= 30
 
 install: $(VENV)/.installed $(COMPILED)
 
@@ -23,7 +30,11 @@ run: install
 	$(BIN)/flask --app scorekeeper run --host 127.0.0.1 --port 5000
 
 test: install
-	$(BIN)/python -m pytest
+	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest
+
+fuzz: install
+	FUZZ_EXAMPLES=$(FUZZ_MORE) CRASH_CYCLES=$(CRASH_MORE) $(BIN)/python -m pytest \
+		tests/test_fuzz.py tests/test_crash.py tests/test_two_phones.py
 
 lint: install
 	$(BIN)/ruff check scorekeeper tests

@@ -64,7 +64,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     app.config["SECRET_KEY"] = _secret_key(app)
 
-    from . import api, cards, errors, export, i18n, pages, security
+    from . import api, cards, errors, export, group_api, groups, i18n, pages, pwa, security
     from .forms import csrf
     from .models import db, migrate
 
@@ -75,8 +75,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates each write by its X-Edit-Key header
+    csrf.exempt(group_api.bp)  # and the groups' API by its X-Group-Key header
     app.register_blueprint(pages.bp)
     app.register_blueprint(cards.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(export.bp)
+    app.register_blueprint(groups.bp)
+    app.register_blueprint(group_api.bp)
+    app.register_blueprint(pwa.bp)
     return app

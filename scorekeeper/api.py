@@ -55,7 +55,7 @@ RUBBER_ID = re.compile(r"[A-Za-z0-9_-]{1,43}")
 """What store.new_token makes, within the length of Rubber.id."""
 RULE_FIELDS = frozenset(engine.RuleSet().to_dict())
 
-RUBBER_FIELDS = frozenset({"teams", "players", "first_dealer", "rules"})
+RUBBER_FIELDS = frozenset({"teams", "players", "first_dealer", "rules", "group"})
 WRITE_FIELDS = frozenset({"key", "version"})
 HAND_FORMS: dict[str, frozenset[str]] = {
     "points": frozenset({"points", "all_tricks", "trump"}) | WRITE_FIELDS,
@@ -371,6 +371,7 @@ def rubber_json(rubber: Rubber, state: engine.RubberState) -> dict[str, Any]:
         "cutter": state.cutter,
         "first_dealer": state.first_dealer,
         "version": rubber.version,
+        "group": rubber.group_id,
         "hands": [
             _hand_json(result, rows.get(result.number), rubber.teams) for result in state.hands
         ],
@@ -421,8 +422,13 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
         players = names if any(names) else None
     first_dealer = _seat(body["first_dealer"], "first_dealer") if "first_dealer" in body else 0
     rules = _rules(body["rules"]) if "rules" in body else engine.RuleSet()
+    group_id = None
+    if "group" in body:
+        from .group_api import group_to_join  # the group's key is checked there
+
+        group_id = group_to_join(body["group"], players)
     rubber, edit_key = store.create_rubber(
-        teams=teams, players=players, first_dealer=first_dealer, rules=rules
+        teams=teams, players=players, first_dealer=first_dealer, rules=rules, group_id=group_id
     )
     data = rubber_json(rubber, rubber.state())
     data["edit_key"] = edit_key

@@ -18,7 +18,14 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import AnyOf, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import (
+    AnyOf,
+    DataRequired,
+    Length,
+    NumberRange,
+    Optional,
+    ValidationError,
+)
 
 from . import engine
 from .messages import engine_error
@@ -407,3 +414,26 @@ class ReplayForm(Form):
 def record_text(tricks: list[list[str]]) -> str:
     """The record as the page carries it: ``AS 2S 7S JS|KS 3S``."""
     return "|".join(" ".join(trick) for trick in tricks)
+
+
+class NewGroupForm(Form):
+    """A group of regulars: only its name."""
+
+    name = StringField(
+        _l("Name of the group"),
+        validators=[
+            DataRequired(message=_l("Give the group a name.")),
+            Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
+        ],
+        filters=[lambda text: text.strip() if isinstance(text, str) else text],
+        render_kw={"placeholder": _l("Tasca do Zé, Fridays"), "autocomplete": "off"},
+    )
+
+
+class GroupRubberForm(NewRubberForm):
+    """A rubber started in a group: the seats filled by tapping the group's names, one tap
+    each (the page comes back with the name in the next empty seat), or typed."""
+
+    pick = HiddenField()
+    unpick = HiddenField()
+    action = HiddenField()

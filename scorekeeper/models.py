@@ -45,6 +45,7 @@ class Rubber(db.Model):
     """A rubber (partida): its table, its rules, and a cache of its fold."""
 
     __tablename__ = "rubbers"
+    __table_args__ = (Index("ix_rubbers_group_order", "group_id", "created_at", "group_seq"),)
 
     id: Mapped[str] = mapped_column(String(43), primary_key=True)
     edit_key_hash: Mapped[str] = mapped_column(String(64))
@@ -64,6 +65,11 @@ class Rubber(db.Model):
     finished: Mapped[bool] = mapped_column(default=False)
     winner: Mapped[int | None]
     outcome: Mapped[str | None] = mapped_column(String(16))
+    # The group (regulars of a table) the rubber belongs to, and its place in the group's order.
+    group_id: Mapped[str | None] = mapped_column(ForeignKey("groups.id"))
+    group_seq: Mapped[int | None]
+    origin_id: Mapped[str | None] = mapped_column(String(43))
+    """The id of the rubber this one was imported from (the first one of a chain of copies)."""
 
     # SQLAlchemy bumps the version on every write and refuses one based on a stale read.
     __mapper_args__ = {"version_id_col": version}
@@ -149,3 +155,80 @@ class DeviceRubber(db.Model):
     added_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     rubber: Mapped[Rubber] = relationship()
+
+
+# Review: groups and the per-seat cache their statistics are counted from -------------------
+
+KEY_LENGTH = 3 * NAME_LENGTH
+"""A player's matching key (stripped, casefolded): casefolding can triple a name's length."""
+
+
+class Group(db.Model):
+    """The regulars of a table ("Tasca do Zé, sextas"): a name and its rubbers."""
+
+    __tablename__ = "groups"
+
+    id: Mapped[str] = mapped_column(String(43), primary_key=True)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    """Rewritten by every write to one of its rubbers: the write holds the group's lock."""
+
+
+class DeviceGroup(db.Model):
+    """A group this device created or opened with its edit link."""
+
+    __tablename__ = "device_groups"
+
+    device: Mapped[str] = mapped_column(String(64), primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), primary_key=True)
+    added_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GroupSeat(db.Model):
+    """One named seat of a rubber in a group: what the rubber gave that player, cached from the
+    engine's fold on every write of the rubber (see group_store.refresh_seats)."""
+
+    __tablename__ = "group_seats"
+    __table_args__ = (Index("ix_group_seats_group_player", "group_id", "player_key"),)
+
+    rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"))
+    player_key: Mapped[str] = mapped_column(String(KEY_LENGTH))
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    partner_key: Mapped[str | None] = mapped_column(String(KEY_LENGTH))
+    opponent_a: Mapped[str | None] = mapped_column(String(KEY_LENGTH))
+    opponent_b: Mapped[str | None] = mapped_column(String(KEY_LENGTH))
+    """The keys of the named opponents (seat+1 and seat+3): counted without a join."""
+    team: Mapped[int]
+    finished: Mapped[bool]
+    won: Mapped[bool]
+    games_won: Mapped[int]
+    games_lost: Mapped[int]
+    pente_given: Mapped[bool]
+    pente_taken: Mapped[bool]
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    bandeiras: Mapped[int]
+    card_points: Mapped[int]
+    point_hands: Mapped[int]
+    rated: Mapped[bool] = mapped_column(default=False)
+    mu: Mapped[float | None]
+    sigma: Mapped[float | None]
+    """The player's rating after this rubber, when it was rated."""
+
+
+class GroupPlayer(db.Model):
+    """A player of a group: the latest spelling of the name and the current rating, kept by
+    every write that changes them, so the ranking is read without scanning the seats."""
+
+    __tablename__ = "group_players"
+
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), primary_key=True)
+    player_key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    mu: Mapped[float | None]
+    sigma: Mapped[float | None]
+    rated: Mapped[int] = mapped_column(default=0)
+    """Rubbers that moved the rating."""

@@ -21,6 +21,7 @@ from .api import (
     TRUMPS,
 )
 from .engine.rules import MAX_GAMES_TO_WIN, MIN_GAMES_TO_WIN
+from .group_api import GROUP_KEY_HEADER
 from .models import NAME_LENGTH
 
 PREFIX = "/api/v1"
@@ -165,6 +166,11 @@ def _schemas() -> dict[str, Any]:
                 },
                 "first_dealer": SEAT,
                 "rules": _ref("RulesInput"),
+                "group": {
+                    "description": "A group to start the rubber in; its key goes in X-Group-Key.",
+                    "type": ["string", "null"],
+                    "pattern": GROUP_ID_PATTERN,
+                },
             },
             "additionalProperties": False,
         },
@@ -263,6 +269,7 @@ def _schemas() -> dict[str, Any]:
                 "cutter": SEAT,
                 "first_dealer": SEAT,
                 "version": {"type": "integer", "minimum": 1},
+                "group": {"type": ["string", "null"], "description": "The rubber's group."},
                 "hands": {"type": "array", "items": _ref("Hand")},
             },
         },
@@ -404,6 +411,8 @@ def _paths() -> dict[str, Any]:
                         "CreatedRubber",
                     ),
                     "400": BAD_BODY,
+                    "403": _error("A group was named without its key in X-Group-Key."),
+                    "404": _error("The group named does not exist."),
                     "413": TOO_LARGE,
                     "422": REFUSED,
                 },
@@ -515,11 +524,324 @@ def document() -> dict[str, Any]:
             "rubber's edit key in the X-Edit-Key header.",
         },
         "servers": [{"url": "/"}],
-        "paths": _paths(),
+        "paths": {**_paths(), **_group_paths()},
         "components": {
-            "schemas": _schemas(),
+            "schemas": {**_schemas(), **_group_schemas()},
             "securitySchemes": {
-                "editKey": {"type": "apiKey", "in": "header", "name": EDIT_KEY_HEADER}
+                "editKey": {"type": "apiKey", "in": "header", "name": EDIT_KEY_HEADER},
+                "groupKey": {"type": "apiKey", "in": "header", "name": GROUP_KEY_HEADER},
             },
+        },
+    }
+
+
+# Groups (API.md, "Review") ----------------------------------------------------------------
+
+GROUP_ID_PATTERN = "^[A-Za-z0-9_-]{1,43}$"
+GROUP_ID = {
+    **RUBBER_ID,
+    "name": "group_id",
+    "schema": {"type": "string", "pattern": GROUP_ID_PATTERN},
+}
+GROUP_KEY: list[dict[str, list[str]]] = [{"groupKey": []}]
+NO_GROUP_KEY = _error("The X-Group-Key header is missing or is not the group's edit key.")
+NO_GROUP = _error("No such group.")
+COUNT: dict[str, Any] = {"type": "integer", "minimum": 0}
+
+
+def _group_schemas() -> dict[str, Any]:
+    player_fields = {
+        "name": {"type": "string"},
+        "rubbers": COUNT,
+        "won": COUNT,
+        "lost": COUNT,
+        "games_won": COUNT,
+        "games_lost": COUNT,
+        "pentes": {**COUNT, "description": "Rubbers won with the other team on 0 games."},
+        "pentes_taken": COUNT,
+        "chapeus": COUNT,
+        "chapeus_taken": COUNT,
+        "arrepios": COUNT,
+        "arrepios_taken": COUNT,
+        "bandeiras": {**COUNT, "description": "Hands the player's team won by bandeira."},
+        "card_points_per_hand": {"type": ["number", "null"]},
+        "rating": {
+            "type": "number",
+            "description": "OpenSkill (Plackett-Luce) mu - 3 sigma: what the ranking sorts by.",
+        },
+        "rating_mu": {"type": "number"},
+        "rating_sigma": {"type": "number", "minimum": 0},
+        "rated_rubbers": COUNT,
+        "best_partner": {"type": ["string", "null"]},
+        "toughest_opponents": {"type": "array", "items": {"type": "string"}},
+    }
+    exported_hand = {
+        "description": "A hand of an exported rubber state: its input is read again, the "
+        "figures are scored again by the engine (other fields are ignored).",
+        "type": "object",
+        "required": ["kind"],
+        "properties": {
+            "kind": {"type": "string", "enum": _enum_values(engine.HandKind)},
+            "points": {**HAND_PROPERTIES["points"], "type": ["array", "null"]},
+            "all_tricks": {"type": "boolean"},
+            "team": {"type": ["integer", "null"], "enum": [0, 1, None]},
+            "trump": {"type": ["string", "null"], "enum": [*TRUMPS, None]},
+            "tricks": HAND_PROPERTIES["tricks"],
+            "dealer": SEAT,
+        },
+    }
+    return {
+        "NewGroup": {
+            "type": "object",
+            "required": ["name"],
+            "properties": {
+                "name": {
+                    "type": "string",
+                    "minLength": 1,
+                    "maxLength": NAME_LENGTH,
+                    "pattern": TEAM_NAME,
+                }
+            },
+            "additionalProperties": False,
+        },
+        "Group": {
+            "type": "object",
+            "required": ["id", "url", "name"],
+            "properties": {
+                "id": {"type": "string"},
+                "url": {"type": "string", "format": "uri"},
+                "name": {"type": "string"},
+                "stats_url": {"type": "string", "format": "uri"},
+                "export_url": {"type": "string", "format": "uri"},
+                "rubbers": COUNT,
+                "finished": COUNT,
+            },
+        },
+        "CreatedGroup": {
+            "allOf": [
+                _ref("Group"),
+                {
+                    "type": "object",
+                    "required": ["edit_key", "edit_url"],
+                    "properties": {
+                        "edit_key": {"type": "string", "minLength": 1},
+                        "edit_url": {"type": "string", "format": "uri"},
+                    },
+                },
+            ]
+        },
+        "GroupStats": {
+            "type": "object",
+            "required": ["rubbers", "players", "pairs"],
+            "properties": {
+                "rubbers": {**COUNT, "description": "The group's finished rubbers."},
+                "players": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": [
+                            "name",
+                            "rubbers",
+                            "won",
+                            "games_won",
+                            "games_lost",
+                            "pentes",
+                            "bandeiras",
+                            "rating",
+                        ],
+                        "properties": player_fields,
+                    },
+                },
+                "pairs": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["players", "rubbers", "won"],
+                        "properties": {
+                            "players": {
+                                "type": "array",
+                                "items": {"type": "string"},
+                                "minItems": 2,
+                                "maxItems": 2,
+                            },
+                            "rubbers": COUNT,
+                            "won": COUNT,
+                            "games_won": COUNT,
+                            "games_lost": COUNT,
+                        },
+                    },
+                },
+                "outcomes": {"type": "object", "additionalProperties": COUNT},
+            },
+        },
+        "GroupExport": {
+            "description": "GET export.json's file: every rubber of a group as a rubber state.",
+            "type": "object",
+            "required": ["rubbers"],
+            "properties": {
+                "format": {"type": "string"},
+                "version": {"type": "integer"},
+                "group": {"type": "object"},
+                "rubbers": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "id": {"type": "string", "pattern": GROUP_ID_PATTERN},
+                            "origin": {"type": "string", "pattern": GROUP_ID_PATTERN},
+                            "teams": {
+                                "type": "array",
+                                "items": {
+                                    "type": "string",
+                                    "minLength": 1,
+                                    "maxLength": NAME_LENGTH,
+                                    "pattern": TEAM_NAME,
+                                },
+                                "minItems": 2,
+                                "maxItems": 2,
+                            },
+                            "players": {
+                                "type": ["array", "null"],
+                                "items": {
+                                    "type": "string",
+                                    "maxLength": NAME_LENGTH,
+                                    "pattern": PRINTABLE,
+                                },
+                                "minItems": 4,
+                                "maxItems": 4,
+                            },
+                            "first_dealer": SEAT,
+                            "rules": _ref("RulesInput"),
+                            "created_at": {"type": "string", "format": "date-time"},
+                            "hands": {
+                                "type": "array",
+                                "items": exported_hand,
+                                "maxItems": engine.scoring.MAX_HANDS,
+                            },
+                        },
+                    },
+                },
+            },
+        },
+        "GroupExportFile": {
+            "allOf": [
+                _ref("GroupExport"),
+                {
+                    "type": "object",
+                    "properties": {"rubbers": {"type": "array", "items": _ref("RubberState")}},
+                },
+            ]
+        },
+        "ImportResult": {
+            "type": "object",
+            "required": ["created", "skipped", "rubbers"],
+            "properties": {
+                "created": COUNT,
+                "skipped": COUNT,
+                "rubbers": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["id", "url", "edit_key", "edit_url"],
+                        "properties": {
+                            "id": {"type": "string"},
+                            "origin": {"type": ["string", "null"]},
+                            "url": {"type": "string", "format": "uri"},
+                            "edit_key": {"type": "string"},
+                            "edit_url": {"type": "string", "format": "uri"},
+                        },
+                    },
+                },
+                "stats_url": {"type": "string", "format": "uri"},
+            },
+        },
+        "MoveRubber": {
+            "type": "object",
+            "required": ["rubber"],
+            "properties": {"rubber": {"type": "string", "pattern": GROUP_ID_PATTERN}},
+            "additionalProperties": False,
+        },
+    }
+
+
+def _group_paths() -> dict[str, Any]:
+    return {
+        f"{PREFIX}/groups": {
+            "post": {
+                "operationId": "createGroup",
+                "summary": "Start a group: the regulars of a table.",
+                "requestBody": _body("NewGroup"),
+                "responses": {
+                    "201": _ok("The new group, with its edit key and edit link.", "CreatedGroup"),
+                    "400": BAD_BODY,
+                    "413": TOO_LARGE,
+                    "422": REFUSED,
+                },
+            }
+        },
+        f"{PREFIX}/groups/{{group_id}}": {
+            "get": {
+                "operationId": "getGroup",
+                "summary": "A group: its name, links and number of rubbers.",
+                "parameters": [GROUP_ID],
+                "responses": {"200": _ok("The group.", "Group"), "404": NO_GROUP},
+            }
+        },
+        f"{PREFIX}/groups/{{group_id}}/stats": {
+            "get": {
+                "operationId": "getGroupStats",
+                "summary": "Statistics per player and per pair over the group's finished "
+                "rubbers, players ranked by rating.",
+                "parameters": [GROUP_ID],
+                "responses": {"200": _ok("The statistics.", "GroupStats"), "404": NO_GROUP},
+            }
+        },
+        f"{PREFIX}/groups/{{group_id}}/export.json": {
+            "get": {
+                "operationId": "exportGroup",
+                "summary": "Every rubber of the group as a rubber state.",
+                "parameters": [GROUP_ID],
+                "responses": {
+                    "200": _ok("The export file.", "GroupExportFile"),
+                    "404": NO_GROUP,
+                },
+            }
+        },
+        f"{PREFIX}/groups/{{group_id}}/import": {
+            "post": {
+                "operationId": "importGroup",
+                "summary": "Take an export file back: recreate every rubber not in the group yet.",
+                "parameters": [GROUP_ID],
+                "security": GROUP_KEY,
+                "requestBody": _body("GroupExport"),
+                "responses": {
+                    "200": _ok("What was created and what was there already.", "ImportResult"),
+                    "400": BAD_BODY,
+                    "403": NO_GROUP_KEY,
+                    "404": NO_GROUP,
+                    "409": _error("Another write to the group got there first: try again."),
+                    "413": TOO_LARGE,
+                    "422": REFUSED,
+                },
+            }
+        },
+        f"{PREFIX}/groups/{{group_id}}/rubbers": {
+            "post": {
+                "operationId": "moveRubberIntoGroup",
+                "summary": "Move a rubber in no group into this one: the group's key in "
+                "X-Group-Key and the rubber's in X-Edit-Key.",
+                "parameters": [GROUP_ID],
+                "security": [{"groupKey": [], "editKey": []}],
+                "requestBody": _body("MoveRubber"),
+                "responses": {
+                    "200": _ok("The rubber, now in the group.", "RubberState"),
+                    "400": BAD_BODY,
+                    "403": _error("A key is missing or wrong."),
+                    "404": _error("No such group or rubber."),
+                    "409": _error("The rubber is in another group, or the group was busy."),
+                    "413": TOO_LARGE,
+                    "422": REFUSED,
+                },
+            }
         },
     }

@@ -10,6 +10,7 @@ from flask import (
     abort,
     current_app,
     flash,
+    g,
     redirect,
     render_template,
     request,
@@ -172,6 +173,9 @@ def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
         outcome=messages.outcome_name(state.outcome),
         form=form if can_edit else None,
         can_edit=can_edit,
+        # The hand form's offline sync posts to the JSON API with it; only an editing device,
+        # which already shows it in its edit link, gets it.
+        edit_key=edit_key,
         edit_url=url_for(".grant", rubber_id=rubber.id, key=edit_key, _external=True)
         if edit_key
         else None,
@@ -379,6 +383,19 @@ def history() -> str:
         crosses=crosses,
         outcome_name=messages.outcome_name,
     )
+
+
+@bp.get("/glossary")
+def glossary() -> str:
+    """The words of the game, explained in English."""
+    return render_template("glossary.html")
+
+
+@bp.app_template_global()
+def svg_id(prefix: str) -> str:
+    """An id unique within the page, for what one SVG defines and uses (its filters)."""
+    g.svg_ids = getattr(g, "svg_ids", 0) + 1
+    return f"{prefix}-{g.svg_ids}"
 
 
 @bp.get("/language/<locale>")

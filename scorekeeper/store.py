@@ -71,6 +71,10 @@ def refresh(rubber: Rubber, state: engine.RubberState) -> None:
     rubber.winner = state.winner
     rubber.outcome = state.outcome.value if state.outcome else None
     rubber.updated_at = utcnow()
+    if rubber.group_id is not None:
+        from . import group_store  # the group's statistics cache, refreshed in the same write
+
+        group_store.refresh_seats(rubber, state)
 
 
 def create_rubber(
@@ -81,6 +85,7 @@ def create_rubber(
     rules: engine.RuleSet,
     previous_id: str | None = None,
     device: str | None = None,
+    group_id: str | None = None,
 ) -> tuple[Rubber, str]:
     """Store a new rubber; returns it with its edit key (only ever known to its creator)."""
     state = engine.new_rubber(rules, first_dealer)
@@ -94,6 +99,7 @@ def create_rubber(
         first_dealer=first_dealer,
         rules=rules.to_dict(),
         previous_id=previous_id,
+        group_id=group_id,
     )
     refresh(rubber, state)
     db.session.add(rubber)
@@ -107,7 +113,10 @@ def grant(device: str, rubber: Rubber) -> None:
     """Remember that this device may edit the rubber (it holds the edit link)."""
     if db.session.get(DeviceRubber, (device, rubber.id)) is None:
         db.session.add(DeviceRubber(device=device, rubber_id=rubber.id))
-        db.session.commit()
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()  # the same link opened twice at once: granted by the other
 
 
 def can_edit(device: str | None, rubber: Rubber) -> bool:

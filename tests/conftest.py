@@ -14,7 +14,8 @@ from scorekeeper.models import db
 
 
 def _database_url(tmp_path_factory: pytest.TempPathFactory) -> str:
-    """PostgreSQL when DATABASE_URL says so (one schema per test), else a new SQLite file."""
+    """DATABASE_URL when set (PostgreSQL in CI: its tables made afresh for each test), else a
+    new SQLite file."""
     return os.environ.get("DATABASE_URL") or "sqlite:///" + str(
         tmp_path_factory.mktemp("db") / "test.sqlite3"
     )

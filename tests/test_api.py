@@ -1095,6 +1095,12 @@ def test_openapi_lists_every_operation(openapi: dict[str, Any]) -> None:
         ("/api/v1/rubbers/{rubber_id}/hands/last", "delete"),
         ("/api/v1/verify", "post"),
         ("/api/v1/openapi.json", "get"),
+        ("/api/v1/groups", "post"),
+        ("/api/v1/groups/{group_id}", "get"),
+        ("/api/v1/groups/{group_id}/stats", "get"),
+        ("/api/v1/groups/{group_id}/export.json", "get"),
+        ("/api/v1/groups/{group_id}/import", "post"),
+        ("/api/v1/groups/{group_id}/rubbers", "post"),
     }
     scheme = openapi["components"]["securitySchemes"]["editKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": "X-Edit-Key"}

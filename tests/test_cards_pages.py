@@ -651,7 +651,7 @@ def test_tricks_entered_for_a_hand_that_is_no_longer_next_are_shown_again(
     assert [h.kind for h in stored(app, page)] == ["tie"]
 
 
-def test_the_card_pages_load_one_deferred_script_and_nothing_inline(en: FlaskClient) -> None:
+def test_the_card_pages_load_their_deferred_script_and_nothing_inline(en: FlaskClient) -> None:
     page = start(en, preset="brasil")
     for response in (
         en.get(page + "/count"),
@@ -661,7 +661,11 @@ def test_the_card_pages_load_one_deferred_script_and_nothing_inline(en: FlaskCli
     ):
         html = response.get_data(as_text=True)
         scripts = re.findall(r"<script[^>]*>", html)
-        assert scripts == ['<script src="/static/cards.js" defer>'], scripts
+        # Every page's app.js (the offline worker), then the card pages' own.
+        assert scripts == [
+            '<script defer src="/static/app.js" data-sw="/sw.js">',
+            '<script src="/static/cards.js" defer>',
+        ], scripts
         assert "</script>" in html and re.search(r"<script[^>]*></script>", html)
         assert "<style" not in html and " style=" not in html and " on" + "click=" not in html
         assert "unsafe-inline" not in response.headers["Content-Security-Policy"]

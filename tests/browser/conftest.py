@@ -71,7 +71,9 @@ def live_server(tmp_path: Path) -> Iterator[str]:
     yield f"http://127.0.0.1:{server.port}"
     server.shutdown()
     thread.join(timeout=10)
+    server.server_close()
     with app.app_context():
+        db.session.remove()
         db.drop_all()
         db.engine.dispose()
 

@@ -51,7 +51,7 @@ def test_a_rubber_to_a_pente_undo_edit_and_the_read_only_link(
     record_points(phone, "61")
     expect(score).to_have_text("4 – 0")
     expect(phone.locator(".winner")).to_contain_text("pente")
-    cross = phone.get_by_role("img", name=re.compile("Nós 4, Eles 0"))
+    cross = phone.get_by_role("img", name=re.compile("^Cruz: Nós 4, Eles 0"))
     expect(cross).to_be_visible()
     expect(phone.locator("circle.pente")).to_have_count(1)
 

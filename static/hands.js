@@ -1,0 +1,347 @@
+// Recording hands with the network gone. Online, the hand form posts as it always did (fetched,
+// so that a lost connection is noticed); offline, or when that post cannot reach the server,
+// the hand is kept on the phone (localStorage), listed as not yet sent, and sent through the
+// JSON API with its idempotency key when the network returns: in order, one at a time. A hand
+// the server refuses stays in the list with the server's reason until it is discarded.
+// Every sentence shown comes from the page, in its language; the server scores everything.
+(function () {
+  "use strict";
+
+  var form = document.querySelector("form[data-offline]");
+  var panel = document.querySelector("[data-pending]");
+  if (!form || !panel || !window.fetch || !window.JSON) {
+    return;
+  }
+  var list = panel.querySelector("[data-pending-list]");
+  var template = panel.querySelector("template[data-pending-item]");
+  var alert = panel.querySelector("[data-pending-alert]");
+  var offlineNote = panel.querySelector("[data-offline-state]");
+  var sentNote = panel.querySelector("[data-sent]");
+  var STORED = "sueca.pending." + form.getAttribute("data-rubber");
+  var page = form.getAttribute("data-page");
+  var sending = null;
+  var sentAny = false;
+  var retry = null;
+
+  function load() {
+    try {
+      return JSON.parse(window.localStorage.getItem(STORED) || "[]");
+    } catch (error) {
+      return [];
+    }
+  }
+
+  function save(items) {
+    if (items.length) {
+      window.localStorage.setItem(STORED, JSON.stringify(items));
+    } else {
+      window.localStorage.removeItem(STORED);
+    }
+  }
+
+  function newKey() {
+    var bytes = new Uint8Array(16);
+    window.crypto.getRandomValues(bytes);
+    return Array.prototype.map.call(bytes, function (b) {
+      return ("0" + b.toString(16)).slice(-2);
+    }).join("");
+  }
+
+  function field(name) {
+    return form.querySelector("[name='" + name + "']");
+  }
+
+  function checked(name) {
+    return form.querySelector("input[name='" + name + "']:checked");
+  }
+
+  function text(element) {
+    return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
+  }
+
+  // The API's body for the hand the form describes, or {error: "..."} for a box left wrong.
+  function handFrom(submitter) {
+    var action = submitter && submitter.name === "action" ? submitter.value : "points";
+    var body = {};
+    var label = text(submitter);
+    if (action === "points") {
+      var typed = field("points").value.trim();
+      if (!typed) {
+        return { error: panel.getAttribute("data-msg-points") };
+      }
+      if (!/^[0-9]{1,3}$/.test(typed) || Number(typed) > 120) {
+        return { error: panel.getAttribute("data-msg-range") };
+      }
+      var team = checked("team");
+      var points = [120 - Number(typed), 120 - Number(typed)];
+      points[team ? Number(team.value) : 0] = Number(typed);
+      body.points = points;
+      label = form.getAttribute("data-team0") + " " + points[0] + " – " + points[1] + " " +
+        form.getAttribute("data-team1");
+      if (field("all_tricks").checked) {
+        body.all_tricks = true;
+        label += " · " + text(field("all_tricks").closest("label"));
+      }
+    } else if (action === "tie") {
+      body.points = [60, 60];
+    } else if (action === "spoiled") {
+      body.spoiled = true;
+    } else if (/^revoke-[01]$/.test(action)) {
+      body.revoke = Number(action.slice(-1));
+    } else if (/^bandeira-[01]$/.test(action)) {
+      body.points = [0, 0];
+      body.points[Number(action.slice(-1))] = 120;
+      body.all_tricks = true;
+    } else {
+      return { error: panel.getAttribute("data-msg-points") };
+    }
+    var trump = checked("trump");
+    if (trump) {
+      body.trump = trump.value;
+      label += " · " + text(trump.closest("label"));
+    }
+    return { body: body, label: label };
+  }
+
+  function clearForm() {
+    field("points").value = "";
+    field("all_tricks").checked = false;
+    form.querySelectorAll("input[name='trump']").forEach(function (box) { box.checked = false; });
+  }
+
+  function keep(hand) {
+    var items = load();
+    var key = field("key").value;
+    var used = items.some(function (item) { return item.key === key; });
+    items.push({
+      key: key && !used ? key : newKey(),
+      body: hand.body,
+      label: hand.label,
+      // Only the first hand waiting carries the version its page showed; each later one takes
+      // the version the server answers for the hand before it.
+      version: items.length ? null : Number(field("version").value) || null,
+      state: "waiting",
+      error: "",
+      code: ""
+    });
+    save(items);
+    field("key").value = newKey();
+    clearForm();
+    show();
+  }
+
+  function show() {
+    var items = load();
+    list.textContent = "";
+    items.forEach(function (item, index) {
+      var row = template.content.firstElementChild.cloneNode(true);
+      row.setAttribute("data-key", item.key);
+      row.classList.add("pending-" + item.state);
+      row.querySelector("[data-what]").textContent = item.label;
+      row.querySelector("[data-waiting]").hidden = item.state !== "waiting";
+      row.querySelector("[data-refused]").hidden = item.state !== "refused";
+      var error = row.querySelector("[data-error]");
+      error.hidden = !item.error;
+      error.textContent = item.error;
+      row.querySelector("[data-discard]").hidden = sending === item.key;
+      row.querySelector("[data-resend]").hidden = !(index === 0 && item.code === "stale");
+      list.appendChild(row);
+    });
+    offlineNote.hidden = navigator.onLine;
+    // Sent, and nothing more on its way: the score on screen is older than the server's.
+    sentNote.hidden = !(sentAny && !items.some(function (item) { return item.state === "waiting"; }));
+    panel.hidden = !items.length && navigator.onLine && sentNote.hidden && !alert.textContent;
+  }
+
+  function say(message) {
+    alert.textContent = message || "";
+    show();
+  }
+
+  function later(ms) {
+    window.clearTimeout(retry);
+    retry = window.setTimeout(flush, ms);
+  }
+
+  function idle() {
+    return !field("points").value && document.activeElement !== field("points") &&
+      !document.querySelector("main details[open]");
+  }
+
+  function answered(item, status, data) {
+    var items = load();
+    var index = items.findIndex(function (other) { return other.key === item.key; });
+    if (index === -1) {
+      return; // discarded in another tab meanwhile
+    }
+    if (status === 200 || status === 201) {
+      items.splice(index, 1);
+      if (index === 0 && items.length && typeof data.version === "number") {
+        items[0].version = data.version;
+      }
+      if (typeof data.version === "number") {
+        // This phone's own writes do not make its page stale.
+        field("version").value = data.version;
+      }
+      sentAny = true;
+      save(items);
+      if (!items.length && idle()) {
+        window.location.replace(page); // the new score, from the server
+        return;
+      }
+      show();
+      flush();
+      return;
+    }
+    if (status >= 500) {
+      later(15000);
+      show();
+      return;
+    }
+    items[index].state = "refused";
+    items[index].code = data.code || "";
+    items[index].error = data.code === "key_reused"
+      ? panel.getAttribute("data-msg-key-used")
+      : data.error || panel.getAttribute("data-msg-server");
+    save(items);
+    show();
+  }
+
+  function flush() {
+    window.clearTimeout(retry);
+    if (sending || !navigator.onLine) {
+      show();
+      return;
+    }
+    var item = load()[0];
+    if (!item || item.state !== "waiting") {
+      show(); // a refused hand holds back the ones after it: they stay in order
+      return;
+    }
+    var body = Object.assign({}, item.body, { key: item.key });
+    if (item.version) {
+      body.version = item.version;
+    }
+    sending = item.key;
+    show();
+    fetch(form.getAttribute("data-api"), {
+      method: "POST",
+      credentials: "same-origin",
+      cache: "no-store",
+      headers: { "Content-Type": "application/json", "X-Edit-Key": form.getAttribute("data-edit-key") },
+      body: JSON.stringify(body)
+    }).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        sending = null;
+        answered(item, response.status, data);
+      });
+    }, function () {
+      sending = null;
+      later(15000); // the network is not back after all
+      show();
+    });
+  }
+
+  form.addEventListener("submit", function (event) {
+    if (form.hasAttribute("data-plain")) {
+      return;
+    }
+    var submitter = event.submitter;
+    event.preventDefault();
+    say("");
+    if (!navigator.onLine || load().length) {
+      // Offline, or hands already waiting: this one waits behind them.
+      var hand = handFrom(submitter);
+      if (hand.error) {
+        say(hand.error);
+        return;
+      }
+      keep(hand);
+      flush();
+      return;
+    }
+    if (form.hasAttribute("data-busy")) {
+      return; // a second tap while the first is on its way
+    }
+    form.setAttribute("data-busy", "");
+    var data = new FormData(form);
+    if (submitter && submitter.name) {
+      data.append(submitter.name, submitter.value);
+    }
+    // getAttribute: a control named "action" hides the form's own action property.
+    fetch(form.getAttribute("action"), {
+      method: "POST", body: data, credentials: "same-origin", redirect: "manual"
+    }).then(function (response) {
+      if (response.type === "opaqueredirect") {
+        window.location.replace(page); // recorded: the page with its summary, as without JS
+        return;
+      }
+      // The server answered with the form and its errors: let the browser post it and show it.
+      form.removeAttribute("data-busy");
+      form.setAttribute("data-plain", "");
+      form.requestSubmit(submitter || undefined);
+    }, function () {
+      // The post never reached an answer: keep the hand, with the same key, so that a post
+      // that did arrive is not recorded twice.
+      form.removeAttribute("data-busy");
+      var hand = handFrom(submitter);
+      if (hand.error) {
+        say(hand.error);
+        return;
+      }
+      keep(hand);
+      later(5000);
+    });
+  });
+
+  // Undo needs the server: offline, a hand not yet sent is discarded from the list instead.
+  document.addEventListener("submit", function (event) {
+    if (event.target.matches("form[data-undo]") && !navigator.onLine) {
+      event.preventDefault();
+      say(panel.getAttribute("data-msg-undo-offline"));
+    }
+  });
+
+  list.addEventListener("click", function (event) {
+    var button = event.target.closest("button");
+    var row = button && button.closest("[data-key]");
+    if (!row) {
+      return;
+    }
+    var items = load();
+    var index = items.findIndex(function (item) { return item.key === row.getAttribute("data-key"); });
+    if (index === -1 || sending === items[index].key) {
+      return;
+    }
+    if (button.hasAttribute("data-discard")) {
+      var gone = items.splice(index, 1)[0];
+      if (index === 0 && items.length) {
+        items[0].version = gone.version;
+      }
+    } else if (button.hasAttribute("data-resend")) {
+      // Recorded anyway, on top of what another phone added: a new write, so a new key.
+      items[index] = Object.assign(items[index], {
+        key: newKey(), version: null, state: "waiting", error: "", code: ""
+      });
+    }
+    save(items);
+    say("");
+    flush();
+  });
+
+  window.addEventListener("online", function () {
+    if (!load().length && document.documentElement.hasAttribute("data-offline-copy") && idle()) {
+      window.location.replace(page); // nothing to send: the live page instead of the copy
+      return;
+    }
+    flush();
+  });
+  window.addEventListener("offline", show);
+  window.addEventListener("storage", function (event) {
+    if (event.key === STORED) {
+      show();
+    }
+  });
+  show();
+  flush();
+})();

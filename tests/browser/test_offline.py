@@ -1,0 +1,131 @@
+"""Offline in the park: hands recorded with the network gone reach the server once, in order.
+
+The phone's browser context is set offline and online again (the service worker's fetches go
+through the same switch), so the reload in between is answered by the worker's copy.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+PAGE = re.compile(r"/r/([A-Za-z0-9_-]{32})$")
+
+
+def start_kept_rubber(live_server: str, phone: Any) -> str:
+    """A rubber started on this phone once the service worker runs it: its page is kept."""
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(phone).to_have_url(PAGE)
+    phone.wait_for_function(
+        "() => caches.open('sueca-pages').then((cache) => cache.match(location.href)).then(Boolean)"
+    )
+    found = PAGE.search(phone.url)
+    assert found
+    return found.group(1)
+
+
+def hands_on_the_server(phone: Any, live_server: str, rubber_id: str) -> list[tuple[Any, ...]]:
+    state = phone.context.request.get(f"{live_server}/api/v1/rubbers/{rubber_id}").json()
+    return [(hand["kind"], hand["points"], hand["team"]) for hand in state["hands"]]
+
+
+def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
+    live_server: str, phone: Any
+) -> None:
+    rubber_id = start_kept_rubber(live_server, phone)
+    score = phone.locator(".scoreline .games")
+    pending = phone.locator(".pending-hand")
+
+    phone.context.set_offline(True)
+    phone.get_by_label("Pontos", exact=True).fill("75")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(pending).to_have_count(1)
+    phone.get_by_role("button", name="Empate 60-60").tap()
+    expect(pending).to_have_count(2)
+    expect(phone.get_by_role("heading", name="Mãos ainda não enviadas")).to_be_visible()
+    expect(pending.nth(0)).to_contain_text("Nós 75 – 45 Eles")
+    expect(pending.nth(1)).to_contain_text("Empate 60-60")
+    for row in pending.all():
+        expect(row).to_contain_text("ainda não enviada")
+    expect(phone.get_by_text("Sem rede: as mãos registadas aqui ficam")).to_be_visible()
+    expect(score).to_have_text("0 – 0")  # the server scores them, once it has them
+
+    # A reload with no network: the worker's copy of the page, the hands still waiting.
+    phone.reload()
+    expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
+    expect(phone.get_by_text("Sem rede: esta é a última versão vista")).to_be_visible()
+    expect(pending).to_have_count(2)
+    expect(pending.nth(0)).to_contain_text("ainda não enviada")
+    assert hands_on_the_server(phone, live_server, rubber_id) == []
+
+    phone.context.set_offline(False)
+    expect(pending).to_have_count(0)
+    expect(score).to_have_text("1 – 0")  # the page came back from the server
+    expect(phone.locator("html")).not_to_have_attribute("data-offline-copy", "")
+    assert hands_on_the_server(phone, live_server, rubber_id) == [
+        ("played", [75, 45], None),
+        ("tie", [60, 60], None),
+    ]
+
+    # Nothing is sent twice: another load finds nothing waiting and the server unchanged.
+    phone.reload()
+    expect(score).to_have_text("1 – 0")
+    expect(pending).to_have_count(0)
+    waiting = "() => Object.keys(localStorage).filter((key) => key.startsWith('sueca.pending'))"
+    assert phone.evaluate(waiting) == []
+    assert len(hands_on_the_server(phone, live_server, rubber_id)) == 2
+
+
+def test_a_hand_refused_when_it_is_sent_is_shown_and_kept(
+    live_server: str, phone: Any, second_phone: Any
+) -> None:
+    rubber_id = start_kept_rubber(live_server, phone)
+    edit_url = phone.locator("#edit-url").input_value()
+    second_phone.goto(edit_url)
+    pending = phone.locator(".pending-hand")
+
+    phone.context.set_offline(True)
+    phone.get_by_label("Pontos", exact=True).fill("70")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(pending).to_have_count(1)
+
+    # Meanwhile the other phone, online, records a hand: the offline one is now out of date.
+    second_phone.get_by_label("Pontos", exact=True).fill("30")
+    second_phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(second_phone.locator(".scoreline .games")).to_have_text("0 – 1")
+
+    phone.context.set_offline(False)
+    expect(pending).to_have_count(1)
+    expect(pending).to_contain_text("não enviada")
+    expect(pending).to_contain_text("Outra pessoa registou uma mão")
+    assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [30, 90], None)]
+    phone.reload()
+    expect(pending).to_have_count(1)  # never dropped
+    expect(pending).to_contain_text("Outra pessoa registou uma mão")
+
+    # The scorer decides: recorded anyway, on top of the other phone's hand.
+    pending.get_by_role("button", name="Enviar mesmo assim").tap()
+    expect(pending).to_have_count(0)
+    expect(phone.locator(".scoreline .games")).to_have_text("1 – 1")
+    assert hands_on_the_server(phone, live_server, rubber_id) == [
+        ("played", [30, 90], None),
+        ("played", [70, 50], None),
+    ]
+
+
+def test_a_refused_hand_can_be_discarded(live_server: str, phone: Any) -> None:
+    rubber_id = start_kept_rubber(live_server, phone)
+    pending = phone.locator(".pending-hand")
+    phone.context.set_offline(True)
+    phone.get_by_label("Pontos", exact=True).fill("119")  # no cards add up to 119
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(pending).to_have_count(1)
+    phone.context.set_offline(False)
+    expect(pending.locator(".error")).to_contain_text("119")
+    pending.get_by_role("button", name="Descartar").tap()
+    expect(pending).to_have_count(0)
+    assert hands_on_the_server(phone, live_server, rubber_id) == []
