@@ -109,7 +109,16 @@
     form.querySelectorAll("input[name='trump']").forEach(function (box) { box.checked = false; });
   }
 
+  var lastKept = { body: "", at: 0 };
+
   function keep(hand) {
+    // The same hand again within a moment is a double tap, not a second hand (online, the
+    // form's key does this; offline, each kept hand gets a new key).
+    var body = JSON.stringify(hand.body);
+    if (body === lastKept.body && Date.now() - lastKept.at < 1500) {
+      return;
+    }
+    lastKept = { body: body, at: Date.now() };
     var items = load();
     var key = field("key").value;
     var used = items.some(function (item) { return item.key === key; });

@@ -38,8 +38,8 @@ SEED = int(os.environ.get("CRASH_SEED", str(random.randrange(1_000_000))))
 CLIENTS = 4
 HANDS_PER_CLIENT = 100 + 60 * CRASH_CYCLES
 """An upper bound, never reached: the clients stop once the last cycle is over."""
-DEADLINE = float(os.environ.get("CRASH_DEADLINE", "240"))
-"""Seconds before the test gives up on its own."""
+DEADLINE = float(os.environ.get("CRASH_DEADLINE", str(120 + 10 * CRASH_CYCLES)))
+"""Seconds before the test gives up on its own (a cycle takes about 3)."""
 STARTUP = 30.0
 REQUEST_TIMEOUT = (2, 10)
 RULES = {"games_to_win": 10}

@@ -80,7 +80,9 @@ def assert_security_headers(response: Any) -> None:
 def test_headers_on_pages_api_static_files_and_errors(app: Flask, client: FlaskClient) -> None:
     created = client.post("/api/v1/rubbers", json={})
     rubber_id = created.get_json()["id"]
-    static_file = sorted(path.name for path in Path(app.static_folder or "").iterdir())[0]
+    static_file = sorted(
+        path.name for path in Path(app.static_folder or "").iterdir() if path.is_file()
+    )[0]
     responses = {
         "home": client.get("/"),
         "new rubber form": client.get("/rubbers/new"),
@@ -261,7 +263,7 @@ def url_values(app: Flask, table: Table, key: str) -> dict[str, Callable[[], Any
         "number": lambda: 1,
         "key": lambda: key,
         "locale": lambda: "en",
-        "filename": lambda: sorted(path.name for path in static.iterdir())[0],
+        "filename": lambda: sorted(path.name for path in static.iterdir() if path.is_file())[0],
         "group_id": lambda: table.group()[0],
     }
 

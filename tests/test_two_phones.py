@@ -28,7 +28,7 @@ from scorekeeper.models import Rubber, db
 
 API_CLIENTS = 4
 HTML_CLIENTS = 2
-TIES_PER_CLIENT = int(os.environ.get("TWO_PHONES_TIES", "8"))
+TIES_PER_CLIENT = 8
 PLAYED_PER_CLIENT = 3
 ATTEMPTS = 60
 """A hand is tried at most this often (each try after a refusal reads the rubber again)."""

@@ -28,6 +28,12 @@ def start_kept_rubber(live_server: str, phone: Any) -> str:
     return found.group(1)
 
 
+def go_offline(phone: Any) -> None:
+    """No network, and the page knows it (the switch reaches the page a moment later)."""
+    phone.context.set_offline(True)
+    phone.wait_for_function("() => !navigator.onLine")
+
+
 def hands_on_the_server(phone: Any, live_server: str, rubber_id: str) -> list[tuple[Any, ...]]:
     state = phone.context.request.get(f"{live_server}/api/v1/rubbers/{rubber_id}").json()
     return [(hand["kind"], hand["points"], hand["team"]) for hand in state["hands"]]
@@ -40,7 +46,7 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     score = phone.locator(".scoreline .games")
     pending = phone.locator(".pending-hand")
 
-    phone.context.set_offline(True)
+    go_offline(phone)
     phone.get_by_label("Pontos", exact=True).fill("75")
     phone.get_by_role("button", name="Registar", exact=True).tap()
     expect(pending).to_have_count(1)
@@ -88,7 +94,7 @@ def test_a_hand_refused_when_it_is_sent_is_shown_and_kept(
     second_phone.goto(edit_url)
     pending = phone.locator(".pending-hand")
 
-    phone.context.set_offline(True)
+    go_offline(phone)
     phone.get_by_label("Pontos", exact=True).fill("70")
     phone.get_by_role("button", name="Registar", exact=True).tap()
     expect(pending).to_have_count(1)
@@ -120,7 +126,7 @@ def test_a_hand_refused_when_it_is_sent_is_shown_and_kept(
 def test_a_refused_hand_can_be_discarded(live_server: str, phone: Any) -> None:
     rubber_id = start_kept_rubber(live_server, phone)
     pending = phone.locator(".pending-hand")
-    phone.context.set_offline(True)
+    go_offline(phone)
     phone.get_by_label("Pontos", exact=True).fill("119")  # no cards add up to 119
     phone.get_by_role("button", name="Registar", exact=True).tap()
     expect(pending).to_have_count(1)
@@ -129,3 +135,69 @@ def test_a_refused_hand_can_be_discarded(live_server: str, phone: Any) -> None:
     pending.get_by_role("button", name="Descartar").tap()
     expect(pending).to_have_count(0)
     assert hands_on_the_server(phone, live_server, rubber_id) == []
+
+
+def test_a_post_that_gets_no_answer_keeps_the_hand_and_sends_it_once(
+    live_server: str, phone: Any
+) -> None:
+    """The phone thinks it is online but the post never comes back (a café's Wi-Fi with no
+    internet behind it): the hand is kept with the form's key and sent once the way is clear."""
+    rubber_id = start_kept_rubber(live_server, phone)
+    form_post = f"{live_server}/r/{rubber_id}/hands"
+    phone.route(form_post, lambda route: route.abort("internetdisconnected"))
+    phone.get_by_label("Pontos", exact=True).fill("80")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    pending = phone.locator(".pending-hand")
+    expect(pending).to_have_count(1)
+    expect(pending).to_contain_text("Nós 80 – 40 Eles")
+    phone.unroute(form_post)
+    phone.evaluate("() => window.dispatchEvent(new Event('online'))")
+    expect(pending).to_have_count(0)
+    expect(phone.locator(".scoreline .games")).to_have_text("1 – 0")
+    assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [80, 40], None)]
+
+
+def test_a_post_that_arrived_but_lost_its_answer_is_not_recorded_twice(
+    live_server: str, phone: Any
+) -> None:
+    rubber_id = start_kept_rubber(live_server, phone)
+    form_post = f"{live_server}/r/{rubber_id}/hands"
+
+    def arrive_then_fail(route: Any) -> None:
+        route.fetch(max_redirects=0)  # the server records the hand...
+        route.abort("connectionreset")  # ...and its answer is lost on the way back
+
+    phone.route(form_post, arrive_then_fail)
+    phone.get_by_label("Pontos", exact=True).fill("80")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    pending = phone.locator(".pending-hand")
+    expect(pending).to_have_count(1)
+    phone.unroute(form_post)
+    phone.evaluate("() => window.dispatchEvent(new Event('online'))")
+    # Sent again with the same key: the server knows it, nothing is stored twice.
+    expect(pending).to_contain_text("parece já ter chegado ao servidor")
+    assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [80, 40], None)]
+    expect(pending.get_by_role("button", name="Enviar mesmo assim")).to_be_hidden()
+    pending.get_by_role("button", name="Descartar").tap()
+    expect(pending).to_have_count(0)
+    assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [80, 40], None)]
+
+
+def test_a_rubber_opened_before_the_worker_ran_is_kept_too(
+    live_server: str, phone: Any, second_phone: Any
+) -> None:
+    """The second phone's very first page is the rubber, from its edit link: the worker was not
+    there to see it load, so the page asks it to keep a copy."""
+    start_kept_rubber(live_server, phone)
+    second_phone.goto(phone.locator("#edit-url").input_value())
+    expect(second_phone).to_have_url(PAGE)
+    second_phone.wait_for_function(
+        "() => caches.open('sueca-pages').then((cache) => cache.match(location.href)).then(Boolean)"
+    )
+    go_offline(second_phone)
+    second_phone.reload()
+    expect(second_phone.locator("html")).to_have_attribute("data-offline-copy", "")
+    expect(second_phone.locator(".scoreline .games")).to_have_text("0 – 0")
+    second_phone.get_by_label("Pontos", exact=True).fill("65")
+    second_phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(second_phone.locator(".pending-hand")).to_contain_text("ainda não enviada")
