@@ -710,8 +710,9 @@ def _group_schemas() -> dict[str, Any]:
                                 "minItems": 4,
                                 "maxItems": 4,
                             },
-                            "first_dealer": SEAT,
-                            "rules": _ref("RulesInput"),
+                            # Left out or null: seat 0 (or the first hand's dealer), portugal.
+                            "first_dealer": {**SEAT, "type": ["integer", "null"]},
+                            "rules": {"anyOf": [_ref("RulesInput"), {"type": "null"}]},
                             "created_at": {"type": "string", "format": "date-time"},
                             "hands": {
                                 "type": "array",
