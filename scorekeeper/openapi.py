@@ -426,6 +426,21 @@ def _paths() -> dict[str, Any]:
                 "responses": {"200": _ok("The rubber.", "RubberState"), "404": UNKNOWN},
             }
         },
+        f"{PREFIX}/rubbers/{{rubber_id}}/export.csv": {
+            "get": {
+                "operationId": "exportRubberCsv",
+                "summary": "A rubber's hands as CSV, one row per hand of the engine's fold.",
+                "parameters": [RUBBER_ID],
+                "responses": {
+                    "200": {
+                        "description": "Header number,kind,points_0,points_1,all_tricks,team,"
+                        "games_0,games_1,dealer,trump, then one row per hand.",
+                        "content": {"text/csv": {"schema": {"type": "string"}}},
+                    },
+                    "404": UNKNOWN,
+                },
+            }
+        },
         f"{PREFIX}/rubbers/{{rubber_id}}/hands": {
             "post": {
                 "operationId": "addHand",

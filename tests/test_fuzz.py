@@ -129,16 +129,17 @@ class Rubbers:
         return rubber
 
     def pick(self, data: st.DataObject) -> dict[str, Any]:
-        """One rubber and its current state; a long or finished one is sometimes started anew.
+        """One rubber and its current state; a long one is started anew, and a finished or
+        empty one sometimes.
 
         The draws never depend on the rubbers' state, so Hypothesis sees the same choices
         whatever earlier examples stored.
         """
         slot = data.draw(st.integers(0, len(self.rubbers) - 1), label="rubber")
-        renew = data.draw(st.booleans(), label="renew if finished")
+        renew = data.draw(st.booleans(), label="renew if finished or empty")
         rubber = self.rubbers[slot]
         state = self.client.get(f"{PREFIX}/rubbers/{rubber['id']}").get_json()
-        if len(state["hands"]) >= 30 or (state["finished"] and renew):
+        if len(state["hands"]) >= 30 or ((state["finished"] or not state["hands"]) and renew):
             rubber = self.rubbers[slot] = self._new(rubber["rules_given"])
             state = self.client.get(f"{PREFIX}/rubbers/{rubber['id']}").get_json()
         return {**state, "edit_key": rubber["edit_key"]}
