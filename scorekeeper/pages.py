@@ -24,12 +24,14 @@ from werkzeug.wrappers import Response
 from . import diagrams, engine, messages, store
 from .forms import HandForm, NewRubberForm, UndoForm, choices
 from .i18n import LOCALE_COOKIE, LOCALES
-from .models import DeviceRubber, Rubber, db
+from .models import DeviceGroup, DeviceRubber, Group, Rubber, db
 
 bp = Blueprint("pages", __name__)
 
 SHARED_KEYS_KEPT = 30
 """Edit keys a device keeps in its session to show the rubber's edit link again."""
+GROUPS_LISTED = 50
+"""The groups of regulars a phone's history lists, newest first."""
 HISTORY_PAGES = 10_000
 """The last history page asked for: a larger number is this one (and an empty page)."""
 
@@ -377,10 +379,18 @@ def history() -> str:
     crosses = {}
     for rubber in pagination.items:
         crosses[rubber.id] = diagrams.cross(rubber.state())
+    groups = db.session.execute(
+        db.select(Group)
+        .join(DeviceGroup, DeviceGroup.group_id == Group.id)
+        .where(DeviceGroup.device == (device or ""))
+        .order_by(DeviceGroup.added_at.desc())
+        .limit(GROUPS_LISTED)
+    ).scalars()
     return render_template(
         "history.html",
         pagination=pagination,
         crosses=crosses,
+        groups=list(groups),
         outcome_name=messages.outcome_name,
     )
 

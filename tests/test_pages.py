@@ -433,3 +433,14 @@ def test_cached_totals_always_equal_the_engines_fold(app: Flask, en: FlaskClient
     en.post(page + "/undo")
     rubber = rubber_of(app, page)
     assert (rubber.games0, rubber.games1, rubber.finished, rubber.outcome) == (2, 0, False, None)
+
+
+def test_history_lists_the_groups_of_this_phone(app: Flask, en: FlaskClient) -> None:
+    assert "Your groups" not in en.get("/history").get_data(as_text=True)
+    response = en.post("/groups/new", data={"name": "Tasca do Zé, sextas"})
+    assert response.status_code == 302
+    html = en.get("/history").get_data(as_text=True)
+    assert "Your groups" in html
+    assert f'href="{response.location}"' in html and "Tasca do Zé, sextas" in html
+    stranger = app.test_client().get("/history").get_data(as_text=True)
+    assert "Tasca do Zé" not in stranger
