@@ -346,6 +346,14 @@ def _placed(error: ApiError, where: str) -> ApiError:
 def _read_rubber(value: object, where: str) -> Imported:
     if not isinstance(value, dict):
         raise ApiError(400, _("%(field)s must be an object.", field=where), where, "type")
+    for label in ("id", "origin"):
+        if label in value and not (isinstance(value[label], str) and store.is_token(value[label])):
+            raise ApiError(
+                422,
+                _("%(field)s is not a rubber id.", field=f"{where}.{label}"),
+                f"{where}.{label}",
+                "origin",
+            )
     origin = value.get("origin", value.get("id"))
     if origin is not None:
         origin = _text(origin, f"{where}.origin")
@@ -443,6 +451,17 @@ def import_group(group_id: str) -> tuple[Response, int]:
         raise ApiError(413, _("The request is too large."), None, "http_413") from None
     if "rubbers" not in body:
         raise ApiError(400, _("%(field)s is missing.", field="rubbers"), "rubbers", "missing")
+    # The file's own labels are not used, but a file whose labels are of the wrong kind is not
+    # an export file: refuse it as the schema does.
+    if "format" in body and not isinstance(body["format"], str):
+        raise ApiError(400, _("%(field)s must be text.", field="format"), "format", "type")
+    version = body.get("version", 1)
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ApiError(
+            400, _("%(field)s must be a whole number.", field="version"), "version", "type"
+        )
+    if "group" in body and not isinstance(body["group"], dict):
+        raise ApiError(400, _("%(field)s must be an object.", field="group"), "group", "type")
     values = body["rubbers"]
     if not isinstance(values, list):
         raise ApiError(400, _("%(field)s must be a list.", field="rubbers"), "rubbers", "type")
