@@ -268,15 +268,13 @@ class HandForm(Form):
             return engine.Hand.spoiled()
         if action in ("revoke-0", "revoke-1"):
             return engine.Hand.revoke(int(action[-1]))
+        # The engine completes the other team's points; the form only says whose were typed.
         if action in ("bandeira-0", "bandeira-1"):
-            points = [0, 0]
-            points[int(action[-1])] = 120
-            return engine.Hand.played(points[0], points[1], all_tricks=True)
-        team = int(self.team.data or 0)
+            hand = engine.Hand.played(engine.scoring.TOTAL_POINTS, all_tricks=True)
+            return hand if action == "bandeira-0" else hand.mirrored()
         typed = int(self.points.data or 0)
-        points = [120 - typed, 120 - typed]
-        points[team] = typed
-        return engine.Hand.played(points[0], points[1], all_tricks=bool(self.all_tricks.data))
+        hand = engine.Hand.played(typed, all_tricks=bool(self.all_tricks.data))
+        return hand if (self.team.data or "0") == "0" else hand.mirrored()
 
     def stored_version(self) -> int | None:
         # Optional() lets a blank (" ") through: that is no version either.
