@@ -36,7 +36,7 @@ from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
 from . import engine, messages, store
-from .models import NAME_LENGTH, Rubber, db
+from .models import NAME_LENGTH, WRITE_KEY_LENGTH, Rubber, db
 from .models import Hand as HandRow
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -49,8 +49,7 @@ MAX_TRICKS = 10
 MAX_CARDS_PER_TRICK = 40
 """A trick of the wrong size is reported by the verifier, up to the size of the deck."""
 MAX_CARD_LENGTH = 8
-KEY_LENGTH = 100
-"""The length of WriteKey.key."""
+KEY_LENGTH = WRITE_KEY_LENGTH
 RUBBER_ID = re.compile(r"[A-Za-z0-9_-]{1,43}")
 """What store.new_token makes, within the length of Rubber.id."""
 RULE_FIELDS = frozenset(engine.RuleSet().to_dict())

@@ -29,7 +29,7 @@ from wtforms.validators import (
 
 from . import engine
 from .messages import engine_error
-from .models import NAME_LENGTH
+from .models import NAME_LENGTH, WRITE_KEY_LENGTH
 
 csrf = CSRFProtect()
 
@@ -95,6 +95,21 @@ def choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
 HAND_ACTIONS = ("points", "tie", "revoke-0", "revoke-1", "spoiled", "bandeira-0", "bandeira-1")
 
 
+def _strip(text: Any) -> Any:
+    return text.strip() if isinstance(text, str) else text
+
+
+def _write_key() -> HiddenField:
+    """The idempotency key of a form's write; blank is no key (``Optional`` stops on whitespace)."""
+    return HiddenField(
+        validators=[
+            Optional(),
+            Length(max=WRITE_KEY_LENGTH, message=_l("At most %(max)d characters.")),
+        ],
+        filters=[_strip],
+    )
+
+
 def _name(label: Any) -> StringField:
     return StringField(
         label,
@@ -102,7 +117,7 @@ def _name(label: Any) -> StringField:
             Optional(),
             Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
         ],
-        filters=[lambda text: text.strip() if isinstance(text, str) else text],
+        filters=[_strip],
     )
 
 
@@ -242,9 +257,7 @@ class HandForm(Form):
     trump = RadioField(
         _l("Trump (trunfo)"), choices=choices(SUIT_CHOICES), validators=[Optional()], default=None
     )
-    key = HiddenField(
-        validators=[Optional(), Length(max=100, message=_l("At most %(max)d characters."))]
-    )
+    key = _write_key()
     version = HiddenField(validators=[Optional()])
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -377,9 +390,7 @@ class ReplayForm(Form):
     pick = HiddenField()
     replace = HiddenField()
     action = HiddenField()
-    key = HiddenField(
-        validators=[Optional(), Length(max=100, message=_l("At most %(max)d characters."))]
-    )
+    key = _write_key()
     version = HiddenField(validators=[Optional()])
 
     def validate_version(self, field: HiddenField) -> None:
@@ -423,7 +434,7 @@ class NewGroupForm(Form):
             DataRequired(message=_l("Give the group a name.")),
             Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
         ],
-        filters=[lambda text: text.strip() if isinstance(text, str) else text],
+        filters=[_strip],
         render_kw={"placeholder": _l("Tasca do Zé, Fridays"), "autocomplete": "off"},
     )
 

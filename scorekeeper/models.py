@@ -22,6 +22,8 @@ db = SQLAlchemy(model_class=Base)
 migrate = Migrate()
 
 NAME_LENGTH = 40
+WRITE_KEY_LENGTH = 100
+"""The longest idempotency key a write may carry."""
 SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 
@@ -137,7 +139,7 @@ class WriteKey(db.Model):
     __tablename__ = "write_keys"
 
     rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
-    key: Mapped[str] = mapped_column(String(100), primary_key=True)
+    key: Mapped[str] = mapped_column(String(WRITE_KEY_LENGTH), primary_key=True)
     body_hash: Mapped[str] = mapped_column(String(64))
     status: Mapped[int]
     response: Mapped[dict[str, Any] | None] = mapped_column(JSON)

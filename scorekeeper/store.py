@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import engine
-from .models import DeviceRubber, Hand, Rubber, WriteKey, db, utcnow
+from .models import WRITE_KEY_LENGTH, DeviceRubber, Hand, Rubber, WriteKey, db, utcnow
 
 RETRIES = 8
 RACE_SQLSTATES = frozenset({"40001", "40P01"})
@@ -160,6 +160,9 @@ def write(
 
     Raises :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
     """
+    if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
+        # Callers validate first; this keeps PostgreSQL from being the one to say it.
+        raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
     digest = body_hash(body)
     for attempt in range(RETRIES):
         try:

@@ -354,6 +354,22 @@ def test_a_double_tap_records_one_hand(app: Flask, en: FlaskClient) -> None:
     assert hands_of(app, page) == [("played", 75, 45, None)]
 
 
+@pytest.mark.parametrize("key", ["\r" * 101, " " * 300, "k" * 101])
+def test_a_blank_or_over_long_write_key_stores_nothing_wrong(
+    app: Flask, en: FlaskClient, key: str
+) -> None:
+    page = start(en)
+    data = {"action": "points", "team": "0", "points": "75", "key": key}
+    response = en.post(page + "/hands", data=data)
+    if key.strip():  # too long: refused with a message, nothing stored
+        assert response.status_code == 422
+        assert "At most 100 characters." in response.get_data(as_text=True)
+        assert hands_of(app, page) == []
+    else:  # blank: the hand is kept, without a key
+        assert response.status_code == 302
+        assert hands_of(app, page) == [("played", 75, 45, None)]
+
+
 def test_a_stale_page_is_told_someone_else_recorded(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     html = en.get(page).get_data(as_text=True)

@@ -6,7 +6,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper import engine, store
-from scorekeeper.models import db
+from scorekeeper.models import Rubber, db
 
 # A full hand by its cards, first led by seat 1 (see tests/engine/test_tricks.py).
 TRICKS = [
@@ -40,3 +40,14 @@ def test_an_edit_may_not_move_the_deal_under_a_hand_recorded_by_cards(app: Flask
         store.write(rubber.id, store.replace_hand(1, engine.Hand.played(95)))
         assert rubber.state().games == (2, 1)
         assert rubber.hands[1].tricks == TRICKS
+
+
+@pytest.mark.parametrize("key", ["", "k" * 101])
+def test_a_write_key_outside_the_column_is_refused_before_the_database(
+    app: Flask, key: str
+) -> None:
+    with app.app_context():
+        rubber, _ = store.create_rubber(engine.RuleSet())
+        with pytest.raises(ValueError, match="1 to 100 characters"):
+            store.write(rubber.id, lambda r: r.state(), key=key)
+        assert db.session.get(Rubber, rubber.id).version == rubber.version
