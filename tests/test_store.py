@@ -6,7 +6,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper import engine, store
-from scorekeeper.models import Rubber, db
+from scorekeeper.models import db
 
 # A full hand by its cards, first led by seat 1 (see tests/engine/test_tricks.py).
 TRICKS = [
@@ -47,7 +47,10 @@ def test_a_write_key_outside_the_column_is_refused_before_the_database(
     app: Flask, key: str
 ) -> None:
     with app.app_context():
-        rubber, _ = store.create_rubber(engine.RuleSet())
+        rubber, _key = store.create_rubber(
+            teams=("Nós", "Eles"), players=None, first_dealer=0, rules=engine.RuleSet()
+        )
         with pytest.raises(ValueError, match="1 to 100 characters"):
-            store.write(rubber.id, lambda r: r.state(), key=key)
-        assert db.session.get(Rubber, rubber.id).version == rubber.version
+            store.write(rubber.id, store.append_hand(engine.Hand.played(70)), key=key)
+        db.session.expire_all()
+        assert rubber.hands == []
