@@ -208,6 +208,18 @@ def test_all_tricks_needs_120(app: Flask, en: FlaskClient) -> None:
     assert score(en.get(page).get_data(as_text=True)) == "4 – 0"
 
 
+def test_the_cross_stops_at_the_target_while_the_score_says_more(en: FlaskClient) -> None:
+    page = start(en, preset="portugal", tie="double", games_to_win="4")
+    for _ in range(12):  # a tie worth x1024 is kept at that, whatever follows
+        en.post(page + "/hands", data={"action": "tie"})
+    record(en, page, points="61")
+    html = en.get(page).get_data(as_text=True)
+    assert score(html) == "1024 – 0"
+    assert html.count('<g class="dot team0"') == 4
+    assert html.count('class="place team1"') == 4
+    assert len(html) < 60_000  # a dot or a stroke per game held would be megabytes
+
+
 def test_pente_draws_the_loop_and_counts_four_dots(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     for points in ("75", "95"):
