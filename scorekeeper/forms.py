@@ -241,7 +241,10 @@ def is_version(text: str) -> bool:
 class HandForm(Form):
     """One hand: a team's card points, or a tie, a revoke, a spoiled deal, a bandeira."""
 
-    action = HiddenField(validators=[AnyOf(HAND_ACTIONS)], default="points")
+    action = HiddenField(
+        validators=[AnyOf(HAND_ACTIONS, message=_l("Choose what happened in the hand."))],
+        default="points",
+    )
     team = RadioField(
         _l("Card points of"),
         choices=choices([("0", "0"), ("1", "1")]),

@@ -264,7 +264,10 @@ def undo(rubber_id: str) -> Response:
             version=form.stored_version(),
         )
     except store.Conflict as conflict:
-        flash(messages.conflict(conflict.code), "conflict")
+        if conflict.code == "stale":  # a second tap, or another phone: either way, not this
+            flash(_("The hands changed meanwhile, so nothing was undone: here is the score."), "conflict")
+        else:
+            flash(messages.conflict(conflict.code), "conflict")
     else:
         flash(_("The last hand was undone."), "hand")
     return redirect(url_for(".rubber", rubber_id=rubber.id))
@@ -357,6 +360,13 @@ def next_rubber(rubber_id: str) -> Response:
     """Next rubber, same table: same teams, players and rules; the deal goes on round."""
     previous = _editable_or_403(rubber_id)
     state = previous.state()
+    if not state.finished:  # a stale page: another phone undid the last hand meanwhile
+        flash(_("This rubber is not won yet: the next one starts when it is."), "conflict")
+        return redirect(url_for(".rubber", rubber_id=previous.id))
+    following = store.next_rubber_of(previous)
+    if following is not None:  # a second tap, or the other phone was first: the same table
+        store.grant(ensure_device(), following)
+        return redirect(url_for(".rubber", rubber_id=following.id))
     rubber, key = store.create_rubber(
         teams=previous.teams,
         players=previous.players,

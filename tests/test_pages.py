@@ -323,6 +323,28 @@ def test_next_rubber_same_table_keeps_players_and_the_deal_going_round(
     assert following.rules["games_to_win"] == 2
 
 
+def test_next_rubber_waits_for_a_winner_and_is_started_once(app: Flask, en: FlaskClient) -> None:
+    page = start(en, games_to_win="1")
+    refused = en.post(page + "/next", follow_redirects=True)
+    assert "This rubber is not won yet" in refused.get_data(as_text=True)
+    record(en, page, points="75")
+    first = en.post(page + "/next").location
+    assert en.post(page + "/next").location == first  # a double tap: the same next rubber
+    other = app.test_client()  # the other phone, with the edit link, taps it too
+    html = en.get(page).get_data(as_text=True)
+    edit_url = re.search(r'id="edit-url" readonly value="([^"]+)"', html)
+    assert edit_url
+    other.get(edit_url.group(1).replace("http://localhost", ""))
+    assert other.post(page + "/next").location == first
+    assert other.post(first + "/hands", data={"action": "tie"}).status_code == 302
+    with app.app_context():
+        previous = page.rsplit("/", 1)[-1]
+        assert (
+            len(db.session.scalars(db.select(Rubber).where(Rubber.previous_id == previous)).all())
+            == 1
+        )
+
+
 def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     record(en, page, points="75")
