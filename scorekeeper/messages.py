@@ -111,6 +111,8 @@ def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
     points = hand.points[result.winner]
     if result.bandeira:
         head = _("%(points)s → bandeira, 4 games", points=points)
+    elif "capote" in result.reasons:
+        head = _("%(points)s → 2 games (capote)", points=points)
     else:
         head = ngettext(
             "%(points)s → %(num)s game",

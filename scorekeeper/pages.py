@@ -265,7 +265,10 @@ def undo(rubber_id: str) -> Response:
         )
     except store.Conflict as conflict:
         if conflict.code == "stale":  # a second tap, or another phone: either way, not this
-            flash(_("The hands changed meanwhile, so nothing was undone: here is the score."), "conflict")
+            flash(
+                _("The hands changed meanwhile, so nothing was undone: here is the score."),
+                "conflict",
+            )
         else:
             flash(messages.conflict(conflict.code), "conflict")
     else:
@@ -313,7 +316,7 @@ def edit_hand(rubber_id: str, number: int) -> Any:
         _fill(form, row)
         form.version.data = str(rubber.version)
         form.key.data = secrets.token_urlsafe(16)
-        return render_template("rubbers/edit_hand.html", rubber=rubber, number=number, form=form)
+        return _edit_page(rubber, number, form)
     if form.validate():
         try:
             store.write(
@@ -336,7 +339,17 @@ def edit_hand(rubber_id: str, number: int) -> Any:
                 "hand",
             )
             return redirect(url_for(".rubber", rubber_id=rubber.id))
-    return render_template("rubbers/edit_hand.html", rubber=rubber, number=number, form=form), 422
+    return _edit_page(rubber, number, form), 422
+
+
+def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
+    return render_template(
+        "rubbers/edit_hand.html",
+        rubber=rubber,
+        number=number,
+        form=form,
+        by_cards=bool(rubber.hands[number - 1].tricks),
+    )
 
 
 def _fill(form: HandForm, row: Any) -> None:

@@ -255,7 +255,7 @@ def test_a_4_0_rubber_is_a_pente_in_portugal_and_a_gato_in_brazil(
     assert not re.search(rf"\b{not_name}\b", text), text
     if accept == "pt-PT":
         assert "Partida ganha por Nós" in text
-        assert "95 → 2 jogos" in text
+        assert "95 → 2 jogos (capote)" in text
     if accept == "pt-BR":
         assert "Partida vencida por Nós" in text
 

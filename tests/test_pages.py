@@ -139,7 +139,7 @@ def test_recording_hands_shows_what_each_earned_and_why(app: Flask, en: FlaskCli
     assert "Tie: the next decided hand is worth 1 more game" in html
     record(en, page, team="1", points="29")  # Eles typed 29: Nós has 91
     html = en.get(page).get_data(as_text=True)
-    assert "91 → 2 games + 1 from the tie" in html
+    assert "91 → 2 games (capote) + 1 from the tie" in html
     assert score(html) == "3 – 0"
     assert "worth 1 more game" not in html
     assert hands_of(app, page) == [("tie", 60, 60, None), ("played", 91, 29, None)]
@@ -494,3 +494,10 @@ def test_history_lists_the_groups_of_this_phone(app: Flask, en: FlaskClient) -> 
     assert f'href="{response.location}"' in html and "Tasca do Zé, sextas" in html
     stranger = app.test_client().get("/history").get_data(as_text=True)
     assert "Tasca do Zé" not in stranger
+
+
+def test_the_full_form_offers_the_usual_targets(client: FlaskClient) -> None:
+    html = client.get("/rubbers/new").get_data(as_text=True)
+    assert 'list="games_to_win-offered"' in html
+    offered = re.search(r'<datalist id="games_to_win-offered">(.*?)</datalist>', html)
+    assert offered and re.findall(r'value="(\d+)"', offered.group(1)) == ["1", "2", "4", "6"]
