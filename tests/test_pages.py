@@ -501,3 +501,16 @@ def test_the_full_form_offers_the_usual_targets(client: FlaskClient) -> None:
     assert 'list="games_to_win-offered"' in html
     offered = re.search(r'<datalist id="games_to_win-offered">(.*?)</datalist>', html)
     assert offered and re.findall(r'value="(\d+)"', offered.group(1)) == ["1", "2", "4", "6"]
+
+
+def test_a_long_team_name_is_squeezed_into_the_cross(en: FlaskClient) -> None:
+    page = start(en, team0="Os Campeões da Tasca do Sr. Joaquim", team1="Nós")
+    record(en, page, points="70")
+    for html in (
+        en.get(page).get_data(as_text=True),
+        en.get(page + "/cross.svg").get_data(as_text=True),
+    ):
+        names = re.findall(r"<text [^>]*>(Os Campeões[^<]*|Nós)</text>", html)
+        assert names == ["Os Campeões da Tasca do Sr. Joaquim", "Nós"], names
+        squeezed = re.findall(r'<text [^>]*textLength="188"[^>]*>([^<]*)<', html)
+        assert squeezed == ["Os Campeões da Tasca do Sr. Joaquim"]
