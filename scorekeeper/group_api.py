@@ -395,8 +395,9 @@ def _read_rubber(value: object, where: str) -> Imported:
     folded = []
     for number, hand_value in enumerate(hands):
         hand_where = f"{where}.hands[{number}]"
+        body = _hand_body(hand_value, hand_where)  # its refusals name their place already
         try:
-            given = HandInput.parse(_hand_body(hand_value, hand_where))
+            given = HandInput.parse(body)
             hand, tricks = given.to_engine(rules, state.leader)
             state = engine.play_hand(state, hand)
         except ApiError as error:

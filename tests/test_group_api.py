@@ -286,7 +286,12 @@ def test_an_import_in_parts_gives_the_same_statistics(client: FlaskClient) -> No
         (lambda f: f.update(rubbers={}), 400, "rubbers"),
         (lambda f: f["rubbers"][1]["hands"][0].update(points=[61, 58]), 422, None),
         (lambda f: f["rubbers"][1]["hands"][0].update(points=[119, 1]), 422, None),
-        (lambda f: f["rubbers"][1]["hands"][0].update(kind="bluff"), 422, None),
+        (
+            lambda f: f["rubbers"][1]["hands"][0].update(kind="bluff"),
+            422,
+            "rubbers[1].hands[0].kind",
+        ),
+        (lambda f: f["rubbers"][1]["hands"].insert(0, "bluff"), 400, "rubbers[1].hands[0]"),
         (
             lambda f: f["rubbers"][0]["hands"].append({"kind": "played", "points": [70, 50]}),
             422,
