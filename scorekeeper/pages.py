@@ -95,7 +95,7 @@ def home() -> str:
                 db.select(Rubber)
                 .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
                 .where(DeviceRubber.device == device)
-                .order_by(Rubber.created_at.desc())
+                .order_by(DeviceRubber.created_at.desc(), DeviceRubber.rubber_id.desc())
                 .limit(3)
             ).scalars()
         )
