@@ -22,7 +22,7 @@ from flask import (
 from flask_babel import gettext as _
 from sqlalchemy.orm import selectinload
 
-from . import charts, diagrams, engine, group_store, messages, review, store
+from . import charts, diagrams, engine, group_store, messages, paging, review, store
 from .forms import GroupRubberForm, NewGroupForm
 from .models import DeviceRubber, Group, Rubber, db
 from .pages import current_device, ensure_device, player_names, remember_key
@@ -30,7 +30,6 @@ from .pages import current_device, ensure_device, player_names, remember_key
 bp = Blueprint("groups", __name__)
 
 GROUP_KEYS_KEPT = 30
-HISTORY_PAGES = 10_000
 MOVABLE_SHOWN = 10
 """The device's rubbers offered for moving into a group: its latest ones in no group."""
 SEATS = 4
@@ -63,8 +62,14 @@ def _remember_group_key(group_id: str, key: str) -> None:
     session["group_keys"] = dict(list(keys.items())[-GROUP_KEYS_KEPT:])
 
 
-def _page_number() -> int:
-    return min(max(request.args.get("page", 1, type=int) or 1, 1), HISTORY_PAGES)
+def _place(group: Group, rubber_id: str) -> tuple[Any, Any] | None:
+    """Where a rubber of the group sits in its history, for the "Older" and "Newer" links."""
+    if not store.is_token(rubber_id):
+        return None
+    rubber = db.session.get(Rubber, rubber_id)
+    if rubber is None or rubber.group_id != group.id:
+        return None
+    return (rubber.created_at, rubber.group_seq)
 
 
 # Groups -----------------------------------------------------------------------------------------
@@ -96,16 +101,13 @@ def grant(group_id: str, key: str) -> Response:
 def group(group_id: str) -> str:
     group = _group_or_404(group_id)
     can_edit = group_store.can_edit(current_device(), group)
-    query = (
-        sa.select(Rubber)
-        .where(Rubber.group_id == group.id)
-        .order_by(Rubber.created_at.desc(), Rubber.group_seq.desc())
-    )
-    pagination = db.paginate(
-        query,
-        page=_page_number(),
-        per_page=current_app.config["HISTORY_PAGE_SIZE"],
-        error_out=False,
+    pagination = paging.page(
+        sa.select(Rubber).where(Rubber.group_id == group.id),
+        (Rubber.created_at, Rubber.group_seq),
+        current_app.config["HISTORY_PAGE_SIZE"],
+        lambda rubber: rubber.id,
+        before=_place(group, request.args.get("before", "")),
+        after=_place(group, request.args.get("after", "")),
     )
     stats = group_store.stats(group.id)
     movable: list[Rubber] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -449,10 +450,13 @@ def counted_queries(app: Flask) -> Iterator[list[str]]:
 
 
 def review_urls(group_id: str, rubber_ids: list[str], page: int) -> dict[str, str]:
+    """The review pages of a group, its history at the place where page ``page`` (of 20
+    rubbers, newest first) starts: its "Older" link from the page before."""
     middle = rubber_ids[len(rubber_ids) // 2]
+    above = rubber_ids[-(page - 1) * 20]
     return {
         "group page": f"/g/{group_id}",
-        "history page": f"/g/{group_id}?page={page}",
+        "history page": f"/g/{group_id}?before={above}",
         "statistics page": f"/g/{group_id}/stats",
         "player page": f"/g/{group_id}/player?name=rui",
         "sitting page": f"/r/{middle}/sitting",
@@ -485,14 +489,35 @@ def test_queries_per_page_do_not_grow_with_the_group(app: Flask) -> None:
 
 def test_history_is_paginated(app: Flask) -> None:
     group_id, ids = bulk_group(app, 45, "paged")
+    other_id, other_ids = bulk_group(app, 3, "other")
     client = app.test_client()
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     first = client.get(f"/g/{group_id}").get_data(as_text=True)
     assert first.count('class="sitting-link"') == 20
-    assert ids[-1] in first and ids[0] not in first and "Older" in first
-    last = client.get(f"/g/{group_id}?page=3").get_data(as_text=True)
-    assert last.count('class="sitting-link"') == 5 and ids[0] in last and "Newer" in last
-    assert client.get(f"/g/{group_id}?page=99999999").status_code == 200
+    assert ids[-1] in first and ids[0] not in first and "Newer" not in first
+    assert f"?before={ids[25]}" in first
+    second = client.get(f"/g/{group_id}?before={ids[25]}").get_data(as_text=True)
+    assert shown(second) == ids[5:25][::-1]
+    assert f"?after={ids[24]}" in second and f"?before={ids[5]}" in second
+    last = client.get(f"/g/{group_id}?before={ids[5]}").get_data(as_text=True)
+    assert shown(last) == ids[:5][::-1] and "Older" not in last and f"?after={ids[4]}" in last
+    assert (
+        shown(client.get(f"/g/{group_id}?after={ids[4]}").get_data(as_text=True))
+        == (ids[5:25][::-1])
+    )
+    top = client.get(f"/g/{group_id}?after={ids[24]}").get_data(as_text=True)
+    assert shown(top) == shown(first) and "Newer" not in top
+    # A rubber of another group, or no rubber, is no place in this history: the first page.
+    for place in (other_ids[0], "nope", "x" * 10_000, "", "99999999"):
+        for link in ("before", "after"):
+            response = client.get(f"/g/{group_id}?{link}={place}")
+            assert response.status_code == 200
+            assert shown(response.get_data(as_text=True)) == ids[25:][::-1], (link, place)
+
+
+def shown(html: str) -> list[str]:
+    """The ids of the rubbers a group's history page lists, in order."""
+    return re.findall(r'href="/r/([^"/]+)/sitting"', html)
 
 
 SCALE_RUBBERS = int(os.environ.get("SCALE_RUBBERS", "10000"))
