@@ -191,6 +191,8 @@ def _seat_row(rubber: Rubber, record: review.SeatRecord) -> dict[str, Any]:
         "rubber_id": rubber.id,
         "seat": record.seat,
         "group_id": rubber.group_id,
+        "created_at": rubber.created_at,
+        "group_seq": rubber.group_seq,
         "player_key": record.key,
         "name": record.name,
         "partner_key": record.partner_key,
@@ -738,16 +740,15 @@ def full_recompute(group_id: str) -> review.GroupStats:
     return review.statistics(records)
 
 
-def rating_history(group_id: str, key: str) -> list[tuple[Rubber, float, float]]:
-    """A player's rating after each of their last rated rubbers, oldest first."""
+def rating_history(group_id: str, key: str) -> list[tuple[float, float]]:
+    """A player's rating (mu, sigma) after each of their last rated rubbers, oldest first."""
     rows = db.session.execute(
-        sa.select(Rubber, GroupSeat.mu, GroupSeat.sigma)
-        .join(GroupSeat, GroupSeat.rubber_id == Rubber.id)
+        sa.select(GroupSeat.mu, GroupSeat.sigma)
         .where(GroupSeat.group_id == group_id, GroupSeat.player_key == key, GroupSeat.rated)
-        .order_by(Rubber.created_at.desc(), Rubber.group_seq.desc())
+        .order_by(GroupSeat.created_at.desc(), GroupSeat.group_seq.desc())
         .limit(CHART_POINTS)
     ).all()
-    return [(row[0], float(row[1]), float(row[2])) for row in reversed(rows)]
+    return [(float(row.mu), float(row.sigma)) for row in reversed(rows)]
 
 
 # Sittings --------------------------------------------------------------------------------------

@@ -161,11 +161,11 @@ def player(group_id: str) -> str:
         opponents=stats.toughest_opponents(key),
         history=history,
         # The chart starts from the rating everybody starts with (or where the shown part starts).
-        chart=charts.rating_chart([*_chart_start(history), *((mu, s) for _, mu, s in history)]),
+        chart=charts.rating_chart([*_chart_start(history), *history]),
     )
 
 
-def _chart_start(history: list[tuple[Rubber, float, float]]) -> list[tuple[float, float]]:
+def _chart_start(history: list[tuple[float, float]]) -> list[tuple[float, float]]:
     if len(history) >= group_store.CHART_POINTS:
         return []
     start = review.Rating()

@@ -199,11 +199,24 @@ class GroupSeat(db.Model):
     engine's fold on every write of the rubber (see group_store.refresh_seats)."""
 
     __tablename__ = "group_seats"
-    __table_args__ = (Index("ix_group_seats_group_player", "group_id", "player_key"),)
+    __table_args__ = (
+        Index(
+            "ix_group_seats_player_order",
+            "group_id",
+            "player_key",
+            "rated",
+            "created_at",
+            "group_seq",
+        ),
+    )
 
     rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"))
+    created_at: Mapped[datetime]
+    group_seq: Mapped[int]
+    """The rubber's place in the group's order (it never changes), copied here so that a
+    player's last rated rubbers are read from an index."""
     player_key: Mapped[str] = mapped_column(String(KEY_LENGTH))
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     partner_key: Mapped[str | None] = mapped_column(String(KEY_LENGTH))

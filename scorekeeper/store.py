@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -65,8 +66,9 @@ def body_hash(body: Any) -> str:
 
 def refresh(rubber: Rubber, state: engine.RubberState) -> None:
     """Rewrite the rubber's cached totals from the engine's state."""
-    # What the group's totals counted of this rubber: the cache as the last write left it.
-    counted = _result(rubber)
+    # What the group's totals counted of this rubber: the cache as the last write left it
+    # (nothing for a rubber not stored yet).
+    counted = _result(rubber) if sa.inspect(rubber).has_identity else None
     rubber.games0, rubber.games1 = state.games
     rubber.hand_count = len(state.hands)
     rubber.finished = state.finished
@@ -80,13 +82,8 @@ def refresh(rubber: Rubber, state: engine.RubberState) -> None:
 
 
 def _result(rubber: Rubber) -> tuple[bool, int | None, tuple[int, int], str | None]:
-    """The rubber's cached result: finished, winner, games and outcome (a new rubber: none)."""
-    return (
-        bool(rubber.finished),
-        rubber.winner,
-        (rubber.games0 or 0, rubber.games1 or 0),
-        rubber.outcome,
-    )
+    """The rubber's cached result: finished, winner, games and outcome."""
+    return (rubber.finished, rubber.winner, (rubber.games0, rubber.games1), rubber.outcome)
 
 
 def create_rubber(

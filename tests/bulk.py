@@ -84,7 +84,9 @@ def bulk_group(
                         "created_at": start,
                     }
                 )
-            shell = SimpleNamespace(id=rubber_id, group_id=group_id, created_at=created_at)
+            shell = SimpleNamespace(
+                id=rubber_id, group_id=group_id, created_at=created_at, group_seq=index + 1
+            )
             seats.extend(
                 group_store._seat_row(shell, record)  # type: ignore[arg-type]
                 for record in review.seat_records(players, state)

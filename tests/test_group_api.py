@@ -16,8 +16,8 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import group_store
-from scorekeeper.models import Group, db
+from scorekeeper import group_store, review
+from scorekeeper.models import Group, Rubber, db
 from scorekeeper.models import Hand as HandRow
 
 from .bulk import bulk_group
@@ -376,12 +376,34 @@ def test_import_takes_files_larger_than_other_requests(client: FlaskClient) -> N
 # The seat cache against a full recompute ------------------------------------------------------
 
 
+def assert_totals_are_the_recount(app: Flask, group_id: str, step: object) -> review.GroupStats:
+    """The group's stored totals equal a full recompute from the stored hands (statistics and
+    ratings), a recount from its seat rows, and its rubbers counted."""
+    with app.app_context():
+        cached = group_store.stats(group_id)
+        assert cached == group_store.full_recompute(group_id), step
+        counted = db.session.execute(
+            sa.select(sa.func.count(), sa.func.count().filter(Rubber.finished)).where(
+                Rubber.group_id == group_id
+            )
+        ).one()
+        assert group_store.rubber_counts(group_id) == tuple(counted), step
+        group_store.recount(group_id)
+        assert group_store.stats(group_id) == cached, step
+        assert group_store.rubber_counts(group_id) == tuple(counted), step
+        db.session.rollback()
+        db.session.remove()
+    return cached
+
+
 def test_the_cache_follows_every_kind_of_write(app: Flask, client: FlaskClient) -> None:
-    """Random hands, edits and undos on rubbers of one group; after every write the cached
-    statistics and ratings equal a full recompute from the stored hands."""
+    """Random hands, edits and undos on rubbers of one group, new rubbers, a rubber moved in
+    and an import; after every write the stored totals and ratings equal a full recompute
+    from the stored hands."""
     rng = random.Random(7)
     names = ["Ana", "rui", "Eva", "ZÉ", " bea", "Tó", "Mia", "ana "]
     group = new_group(client)
+    exported = client.get(f"/api/v1/groups/{build_small_group(client)}/export.json").get_json()
     rubbers = []
     for _ in range(4):
         players = rng.sample(names[:7], 4)
@@ -423,11 +445,19 @@ def test_the_cache_follows_every_kind_of_write(app: Flask, client: FlaskClient) 
                 headers={"X-Group-Key": group["edit_key"], "X-Edit-Key": rubbers[-1]["edit_key"]},
             )
             assert moved.status_code == 200
-        with app.app_context():
-            cached = group_store.stats(group["id"])
-            assert cached == group_store.full_recompute(group["id"]), step
-            db.session.remove()
-    assert cached.rubbers >= 2  # the walk finished some rubbers
+        if step % 20 == 10:  # a new rubber joins now and then
+            players = rng.sample(names[:7], 4)
+            rubbers.append(new_rubber(client, group, players=players))
+        if step == 45:  # an import of rubbers played before all of these
+            imported = client.post(
+                f"/api/v1/groups/{group['id']}/import",
+                json=exported,
+                headers={"X-Group-Key": group["edit_key"]},
+            )
+            assert imported.get_json()["created"] == 5
+            rubbers.extend(imported.get_json()["rubbers"][-1:])  # the one still in play
+        cached = assert_totals_are_the_recount(app, group["id"], step)
+    assert cached.rubbers >= 5  # four imported finished, and the walk finished some
 
 
 # Large groups ------------------------------------------------------------------------------

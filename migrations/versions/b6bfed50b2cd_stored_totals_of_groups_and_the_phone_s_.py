@@ -3,7 +3,8 @@
 The statistics of a group were counted over all its seat rows at every read; they are now
 totals moved by each write (group_players' counts, group_partners, group_opponents,
 group_outcomes), counted here once from the seat rows and rubbers already stored. A phone's
-history is read in the rubbers' order from device_rubbers.created_at, copied from rubbers.
+history is read in the rubbers' order from device_rubbers.created_at, and a player's last
+rated rubbers from group_seats.created_at and group_seq, both copied from rubbers.
 
 Revision ID: b6bfed50b2cd
 Revises: 7061fa76a869
@@ -58,6 +59,21 @@ def upgrade():
     with op.batch_alter_table('device_rubbers', schema=None) as batch_op:
         batch_op.alter_column('created_at', existing_type=sa.DateTime(), nullable=False)
         batch_op.create_index('ix_device_rubbers_history', ['device', 'created_at', 'rubber_id'], unique=False)
+
+    op.add_column('group_seats', sa.Column('created_at', sa.DateTime(), nullable=True))
+    op.add_column('group_seats', sa.Column('group_seq', sa.Integer(), nullable=True))
+    op.execute(
+        "UPDATE group_seats SET"
+        " created_at = (SELECT rubbers.created_at FROM rubbers"
+        " WHERE rubbers.id = group_seats.rubber_id),"
+        " group_seq = (SELECT rubbers.group_seq FROM rubbers"
+        " WHERE rubbers.id = group_seats.rubber_id)"
+    )
+    with op.batch_alter_table('group_seats', schema=None) as batch_op:
+        batch_op.alter_column('created_at', existing_type=sa.DateTime(), nullable=False)
+        batch_op.alter_column('group_seq', existing_type=sa.Integer(), nullable=False)
+        batch_op.drop_index('ix_group_seats_group_player')
+        batch_op.create_index('ix_group_seats_player_order', ['group_id', 'player_key', 'rated', 'created_at', 'group_seq'], unique=False)
 
     with op.batch_alter_table('group_players', schema=None) as batch_op:
         batch_op.add_column(sa.Column('rubbers', sa.Integer(), server_default='0', nullable=False))
@@ -153,6 +169,12 @@ def downgrade():
         batch_op.drop_column('games_won')
         batch_op.drop_column('won')
         batch_op.drop_column('rubbers')
+
+    with op.batch_alter_table('group_seats', schema=None) as batch_op:
+        batch_op.drop_index('ix_group_seats_player_order')
+        batch_op.create_index('ix_group_seats_group_player', ['group_id', 'player_key'], unique=False)
+        batch_op.drop_column('group_seq')
+        batch_op.drop_column('created_at')
 
     with op.batch_alter_table('device_rubbers', schema=None) as batch_op:
         batch_op.drop_index('ix_device_rubbers_history')
