@@ -13,7 +13,7 @@ seat row or hand is read.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -154,18 +154,18 @@ def known_names(group_id: str, limit: int = 60) -> list[str]:
 # The group's order and its lock -----------------------------------------------------------------
 
 
-def _at_or_after(created_at: datetime, seq: int) -> sa.ColumnElement[bool]:
-    return sa.or_(
-        Rubber.created_at > created_at,
-        sa.and_(Rubber.created_at == created_at, Rubber.group_seq >= seq),
-    )
+def _at_or_after(
+    created_at: datetime, seq: int, at: Any = Rubber.created_at, place: Any = Rubber.group_seq
+) -> sa.ColumnElement[bool]:
+    """From a place in the group's order on; the first comparison bounds an index range."""
+    return sa.and_(at >= created_at, sa.or_(at > created_at, place >= seq))
 
 
-def _before(created_at: datetime, seq: int) -> sa.ColumnElement[bool]:
-    return sa.or_(
-        Rubber.created_at < created_at,
-        sa.and_(Rubber.created_at == created_at, Rubber.group_seq < seq),
-    )
+def _before(
+    created_at: datetime, seq: int, at: Any = Rubber.created_at, place: Any = Rubber.group_seq
+) -> sa.ColumnElement[bool]:
+    """Before a place in the group's order; the first comparison bounds an index range."""
+    return sa.and_(at <= created_at, sa.or_(at < created_at, place < seq))
 
 
 def lock(group_id: str) -> None:
@@ -476,22 +476,22 @@ def refresh_players(group_id: str, keys: set[str]) -> None:
     totals are kept apart, by the difference each write makes)."""
     if not keys:
         return
-    latest = _latest_per_player(group_id).where(GroupSeat.player_key.in_(sorted(keys))).subquery()
     players: dict[str, dict[str, Any]] = {}
-    for row in db.session.execute(
-        sa.select(latest).where(
-            sa.or_(latest.c.rank == 1, sa.and_(latest.c.rated, latest.c.rated_rank == 1))
-        )
-    ):
-        player = players.setdefault(
-            row.player_key,
-            {"group_id": group_id, "player_key": row.player_key, "mu": None, "sigma": None},
-        )
-        if row.rank == 1:
-            player["name"] = row.name
-        player["rated"] = int(row.rated_rows or 0)
-        if row.rated and row.rated_rank == 1:
-            player["mu"], player["sigma"] = row.mu, row.sigma
+    for key in sorted(keys):
+        rated = _latest_seat(group_id, key, rated=True)
+        unrated = _latest_seat(group_id, key, rated=False)
+        seen = [row for row in (rated, unrated) if row is not None]
+        if not seen:
+            continue
+        latest = max(seen, key=lambda row: (row.created_at, row.group_seq))
+        players[key] = {
+            "group_id": group_id,
+            "player_key": key,
+            "name": latest.name,
+            "mu": rated.mu if rated is not None else None,
+            "sigma": rated.sigma if rated is not None else None,
+            "rated": _rated_count(group_id, key) if rated is not None else 0,
+        }
     connection = db.session.connection()
     present = set(
         connection.execute(
@@ -532,51 +532,53 @@ def _comparable(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return sorted(tuple(row[name] for name in names) for row in rows)
 
 
-def _latest_per_player(group_id: str) -> sa.Select[Any]:
-    """Each seat row of the group ranked within its player, the latest rubber first: ``rank``
-    among all of the player's rows, ``rated_rank`` among the rated ones (or the unrated)."""
-    ordering = (Rubber.created_at.desc(), Rubber.group_seq.desc(), GroupSeat.seat.desc())
-    return (
-        sa.select(
-            GroupSeat.player_key,
-            GroupSeat.name,
-            GroupSeat.rated,
-            GroupSeat.mu,
-            GroupSeat.sigma,
-            Rubber.created_at,
-            Rubber.group_seq,
-            sa.func.row_number()
-            .over(partition_by=GroupSeat.player_key, order_by=ordering)
-            .label("rank"),
-            sa.func.row_number()
-            .over(partition_by=(GroupSeat.player_key, GroupSeat.rated), order_by=ordering)
-            .label("rated_rank"),
-            sa.func.sum(sa.case((GroupSeat.rated, 1), else_=0))
-            .over(partition_by=GroupSeat.player_key)
-            .label("rated_rows"),
-        )
-        .join(Rubber, Rubber.id == GroupSeat.rubber_id)
-        .where(GroupSeat.group_id == group_id)
+def _is(column: Any, value: bool) -> sa.ColumnElement[bool]:
+    """``column = true`` (or false) written as an equality, which an index can seek."""
+    return column == (sa.true() if value else sa.false())  # type: ignore[no-any-return]
+
+
+def _latest_seat(
+    group_id: str, key: str, *, rated: bool, before: tuple[datetime, int] | None = None
+) -> Any:
+    """The player's latest seat row that was rated (or not), before a place in the group's
+    order if given: one seek in the index of the player's seats in order."""
+    query = sa.select(
+        GroupSeat.name, GroupSeat.mu, GroupSeat.sigma, GroupSeat.created_at, GroupSeat.group_seq
+    ).where(
+        GroupSeat.group_id == group_id,
+        GroupSeat.player_key == key,
+        _is(GroupSeat.rated, rated),
+    )
+    if before is not None:
+        query = query.where(_before(*before, GroupSeat.created_at, GroupSeat.group_seq))
+    return db.session.execute(
+        query.order_by(GroupSeat.created_at.desc(), GroupSeat.group_seq.desc()).limit(1)
+    ).first()
+
+
+def _rated_count(group_id: str, key: str) -> int:
+    """The player's rated rubbers, counted in the index of the player's seats."""
+    return int(
+        db.session.execute(
+            sa.select(sa.func.count()).where(
+                GroupSeat.group_id == group_id,
+                GroupSeat.player_key == key,
+                _is(GroupSeat.rated, True),
+            )
+        ).scalar_one()
     )
 
 
 def _ratings_before(
-    group_id: str, keys: Sequence[str], created_at: datetime, seq: int
+    group_id: str, keys: Iterable[str], created_at: datetime, seq: int
 ) -> dict[str, review.Rating]:
     """Each player's rating just before the given place in the group's order."""
-    if not keys:
-        return {}
-    latest = (
-        _latest_per_player(group_id)
-        .where(GroupSeat.player_key.in_(sorted(set(keys))), _before(created_at, seq))
-        .subquery()
-    )
-    rows = db.session.execute(
-        sa.select(latest.c.player_key, latest.c.mu, latest.c.sigma).where(
-            latest.c.rated, latest.c.rated_rank == 1
-        )
-    )
-    return {row.player_key: review.Rating(row.mu, row.sigma) for row in rows}
+    book = {}
+    for key in sorted(set(keys)):
+        row = _latest_seat(group_id, key, rated=True, before=(created_at, seq))
+        if row is not None:
+            book[key] = review.Rating(row.mu, row.sigma)
+    return book
 
 
 def rerate_from(group_id: str, created_at: datetime, seq: int) -> int:
@@ -596,9 +598,11 @@ def rerate_from(group_id: str, created_at: datetime, seq: int) -> int:
             seats_table.c.mu,
             seats_table.c.sigma,
         )
-        .join(Rubber.__table__, Rubber.id == seats_table.c.rubber_id)
-        .where(seats_table.c.group_id == group_id, _at_or_after(created_at, seq))
-        .order_by(Rubber.created_at, Rubber.group_seq, seats_table.c.seat)
+        .where(
+            seats_table.c.group_id == group_id,
+            _at_or_after(created_at, seq, seats_table.c.created_at, seats_table.c.group_seq),
+        )
+        .order_by(seats_table.c.created_at, seats_table.c.group_seq, seats_table.c.seat)
     ).mappings()
     rubbers: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
@@ -744,7 +748,11 @@ def rating_history(group_id: str, key: str) -> list[tuple[float, float]]:
     """A player's rating (mu, sigma) after each of their last rated rubbers, oldest first."""
     rows = db.session.execute(
         sa.select(GroupSeat.mu, GroupSeat.sigma)
-        .where(GroupSeat.group_id == group_id, GroupSeat.player_key == key, GroupSeat.rated)
+        .where(
+            GroupSeat.group_id == group_id,
+            GroupSeat.player_key == key,
+            _is(GroupSeat.rated, True),
+        )
         .order_by(GroupSeat.created_at.desc(), GroupSeat.group_seq.desc())
         .limit(CHART_POINTS)
     ).all()

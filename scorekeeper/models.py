@@ -208,6 +208,7 @@ class GroupSeat(db.Model):
             "created_at",
             "group_seq",
         ),
+        Index("ix_group_seats_order", "group_id", "created_at", "group_seq"),
     )
 
     rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)

@@ -74,6 +74,7 @@ def upgrade():
         batch_op.alter_column('group_seq', existing_type=sa.Integer(), nullable=False)
         batch_op.drop_index('ix_group_seats_group_player')
         batch_op.create_index('ix_group_seats_player_order', ['group_id', 'player_key', 'rated', 'created_at', 'group_seq'], unique=False)
+        batch_op.create_index('ix_group_seats_order', ['group_id', 'created_at', 'group_seq'], unique=False)
 
     with op.batch_alter_table('group_players', schema=None) as batch_op:
         batch_op.add_column(sa.Column('rubbers', sa.Integer(), server_default='0', nullable=False))
@@ -172,6 +173,7 @@ def downgrade():
 
     with op.batch_alter_table('group_seats', schema=None) as batch_op:
         batch_op.drop_index('ix_group_seats_player_order')
+        batch_op.drop_index('ix_group_seats_order')
         batch_op.create_index('ix_group_seats_group_player', ['group_id', 'player_key'], unique=False)
         batch_op.drop_column('group_seq')
         batch_op.drop_column('created_at')
