@@ -4,7 +4,8 @@ and a phone of 100 rubbers, served from one database by one server in the same r
 
 Run alone with ``python -m bench.scale``; :func:`measure` gives the figures to the benchmark.
 A figure is the ratio of the median times, large ÷ small (budget 1.2), and it is missed when
-the two pages do not take the same number of SQL queries.
+the two pages do not take the same number of SQL queries. The player page is read against a
+group of 1,000 rubbers too: its rating chart grows with the player's rubbers up to 200.
 """
 
 from __future__ import annotations
@@ -30,13 +31,21 @@ from tests.bulk import HANDS_PER_RUBBER, bulk_group
 
 LARGE = 10_000
 SMALL = 100
+FULL_CHART = 1_000
+"""A group in which the player page's rating chart is already full (its last 200 rated
+rubbers): the player page at 10,000 rubbers is also read against this one."""
+COUNTS = {"large": LARGE, "full chart": FULL_CHART, "small": SMALL}
 ROUNDS = 25
 """Requests of each page to each size, alternately (A B A B …), after two to warm up."""
 BUDGET = 1.2
 PAGE_SIZE = 20
 DEEP = 250
 """The deep page of the large histories: page 250 (rubbers 4,981 to 5,000 from the newest)."""
-DEVICES = {"large": "bench-phone-of-ten-thousand-rubbers", "small": "bench-phone-of-a-hundred"}
+DEVICES = {
+    "large": "bench-phone-of-ten-thousand-rubbers",
+    "full chart": "bench-phone-of-a-thousand",
+    "small": "bench-phone-of-a-hundred",
+}
 
 Figure = dict[str, Any]
 
@@ -90,7 +99,7 @@ def _get(url: str, cookie: str) -> tuple[float, int, bytes]:
 
 
 def pages(groups: dict[str, tuple[str, list[str]]]) -> dict[str, dict[str, str]]:
-    """Each page measured, with its address for the large and for the small group and phone."""
+    """Each page measured, with its address in each group and phone."""
 
     def deep(ids: list[str]) -> str:
         # The rubber just above the deep page: the "Older" link of the page before it. The
@@ -118,8 +127,8 @@ def build(app: Flask) -> dict[str, tuple[str, list[str]]]:
     with app.app_context():
         db.create_all()
     return {
-        size: bulk_group(app, count, f"bench-{size}", device=DEVICES[size])
-        for size, count in (("large", LARGE), ("small", SMALL))
+        size: bulk_group(app, count, f"bench-{size.replace(' ', '-')}", device=DEVICES[size])
+        for size, count in COUNTS.items()
     }
 
 
@@ -140,10 +149,18 @@ def measure() -> list[Figure]:
             built = time.perf_counter() - started
             cookies = {size: _session_cookie(app, device) for size, device in DEVICES.items()}
             with served(app) as base:
-                return [
+                figures = [
                     _compare(app, base, name, urls, cookies, built)
                     for name, urls in pages(groups).items()
                 ]
+                # The player page shows more as the player's rated rubbers grow to 200 (the
+                # chart): past that it should cost the same.
+                name = "player page (/g/<id>/player)"
+                player = pages(groups)[name]
+                figures.append(
+                    _compare(app, base, name, player, cookies, built, against="full chart")
+                )
+                return figures
         finally:
             with app.app_context():
                 db.session.remove()
@@ -157,12 +174,14 @@ def _compare(
     urls: dict[str, str],
     cookies: dict[str, str],
     built: float,
+    against: str = "small",
 ) -> Figure:
-    times: dict[str, list[float]] = {"large": [], "small": []}
-    queries: dict[str, set[int]] = {"large": set(), "small": set()}
-    sizes = {"large": 0, "small": 0}
+    pair = ("large", against)
+    times: dict[str, list[float]] = {size: [] for size in pair}
+    queries: dict[str, set[int]] = {size: set() for size in pair}
+    sizes = dict.fromkeys(pair, 0)
     for round_ in range(ROUNDS + 2):
-        for size in ("large", "small"):
+        for size in pair:
             with counting(app) as statements:
                 seconds, status, body = _get(base + urls[size], cookies[size])
             if status != 200:
@@ -171,18 +190,18 @@ def _compare(
             sizes[size] = len(body)
             if round_ >= 2:
                 times[size].append(seconds)
-    large, small = (statistics.median(times[size]) for size in ("large", "small"))
+    large, small = (statistics.median(times[size]) for size in pair)
     value = large / small
-    same = len(queries["large"]) == 1 and queries["large"] == queries["small"]
+    same = len(queries["large"]) == 1 and queries["large"] == queries[against]
     detail = (
         f"median {large * 1000:.1f} ms at {LARGE:,} rubbers ({LARGE * HANDS_PER_RUBBER:,}"
-        f" hands) / {small * 1000:.1f} ms at {SMALL} rubbers; SQL queries"
-        f" {_listed(queries['large'])} / {_listed(queries['small'])}"
+        f" hands) / {small * 1000:.1f} ms at {COUNTS[against]:,} rubbers; SQL queries"
+        f" {_listed(queries['large'])} / {_listed(queries[against])}"
         f"{'' if same else ' (NOT the same)'}; {ROUNDS} requests each, alternated;"
-        f" {sizes['large']:,} / {sizes['small']:,} bytes; database built in {built:.1f} s"
+        f" {sizes['large']:,} / {sizes[against]:,} bytes; database built in {built:.1f} s"
     )
     return {
-        "figure": f"{name}: {LARGE:,} rubbers ÷ {SMALL}",
+        "figure": f"{name}: {LARGE:,} rubbers ÷ {COUNTS[against]:,}",
         "value": value,
         "budget": BUDGET,
         "comparison": "<=",
