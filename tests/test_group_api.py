@@ -517,6 +517,29 @@ def test_queries_per_page_do_not_grow_with_the_group(app: Flask) -> None:
     assert max(few.values()) <= 10, few
 
 
+def test_a_phones_history_takes_the_same_queries_however_long(app: Flask) -> None:
+    """Page 1 and a deep page of a phone's history of 2,000 rubbers take the queries they take
+    for 100 (and the same rows: 20 rubbers of 20 hands)."""
+    histories = {
+        phone: bulk_group(app, count, phone, device=phone)[1]
+        for phone, count in (("short", 100), ("long", 2000))
+    }
+    counts = {}
+    for phone, ids in histories.items():
+        client = app.test_client()
+        with client.session_transaction() as session:
+            session["device"] = phone
+        client.get("/")
+        for name, url in (("first", "/history"), ("deep", f"/history?before={ids[-60]}")):
+            with counted_queries(app) as statements:
+                html = client.get(url).get_data(as_text=True)
+            start = -1 if name == "first" else -61
+            assert re.findall(r'href="/r/([^"/]+)"', html) == ids[start : start - 20 : -1]
+            counts[phone, name] = len(statements)
+    assert counts["short", "first"] == counts["long", "first"] <= 4, counts
+    assert counts["short", "deep"] == counts["long", "deep"] <= 5, counts
+
+
 def test_history_is_paginated(app: Flask) -> None:
     group_id, ids = bulk_group(app, 45, "paged")
     other_id, other_ids = bulk_group(app, 3, "other")
