@@ -7,15 +7,16 @@ engine's answer beside each card, and end by filling the hand for the person to 
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from werkzeug.wrappers import Response
 
 from . import engine, messages, store
 from .forms import MAX_CARD_TEXT, MelarForm, PileForm, ReplayForm, record_text
@@ -341,19 +342,24 @@ def _mark_revoke(views: list[TrickView], revoke: engine.ProvenRevoke, players: l
 # Access ----------------------------------------------------------------------------------
 
 
-def _table(rubber_id: str) -> tuple[Rubber, engine.RubberState] | Response:
-    """The rubber, if this device may record its hands and one can still be added."""
-    rubber = _editable(rubber_id)
-    state = rubber.state()
-    if state.finished:
-        flash(_("This rubber is already won: no more hands can be added."), "conflict")
-        return redirect(url_for("pages.rubber", rubber_id=rubber.id))
-    return rubber, state
+TableView = Callable[[Rubber, engine.RubberState], Any]
 
 
-def _editable(rubber_id: str) -> Rubber:
-    # The same access rule as every other page that records hands (404, then 403).
-    return _editable_or_403(rubber_id)
+def _at_table(view: TableView) -> Callable[[str], Any]:
+    """The view gets the rubber and its state, if this device may record its hands and one
+    can still be added; otherwise the rubber page says why not."""
+
+    @functools.wraps(view)
+    def opened(rubber_id: str) -> Any:
+        # The same access rule as every other page that records hands (404, then 403).
+        rubber = _editable_or_403(rubber_id)
+        state = rubber.state()
+        if state.finished:
+            flash(_("This rubber is already won: no more hands can be added."), "conflict")
+            return redirect(url_for("pages.rubber", rubber_id=rubber.id))
+        return view(rubber, state)
+
+    return opened
 
 
 @bp.before_request
@@ -364,16 +370,29 @@ def _refuse_nul() -> None:
         abort(400)
 
 
+def _picked(
+    rules: engine.RuleSet, cards: list[engine.Card], problems: dict[str, str]
+) -> dict[str, Any]:
+    """What a grid of toggled cards shows (a pile, a melar hand): the deck with the picked
+    cards ticked, the problems by card, and the typed texts that are no card of the deck."""
+    suits = grid(rules)
+    known = {cell.text for row in suits for cell in row.cells}
+    return {
+        "suits": suits,
+        "checked": {str(card) for card in cards},
+        "problems": problems,
+        "strays": [text for text in problems if text not in known],
+        "count": len(cards),
+    }
+
+
 # Count a pile ----------------------------------------------------------------------------
 
 
 @bp.get("/r/<rubber_id>/count")
-def count_pile(rubber_id: str) -> Any:
+@_at_table
+def count_pile(rubber: Rubber, _state: engine.RubberState) -> Any:
     """Tap the cards of one team's pile: its total, and 120 minus it for the other team."""
-    opened = _table(rubber_id)
-    if isinstance(opened, Response):
-        return opened
-    rubber, _state = opened
     rules = rubber.rule_set()
     form = PileForm(request.args)
     cards, problems = form.picked(rules)
@@ -384,20 +403,15 @@ def count_pile(rubber_id: str) -> Any:
         return redirect(
             url_for("pages.rubber", rubber_id=rubber.id, points=total, team=team, _anchor="record")
         )
-    known = {cell.text for row in grid(rules) for cell in row.cells}
     return render_template(
         "cards/count.html",
         rubber=rubber,
         teams=rubber.teams,
         team=team,
-        suits=grid(rules),
-        checked={str(card) for card in cards},
-        problems=problems,
-        strays=[text for text in problems if text not in known],
+        **_picked(rules, cards, problems),
         total=total,
         other=deck_points - total,
         deck_points=deck_points,
-        count=len(cards),
     ), (422 if problems else 200)
 
 
@@ -578,12 +592,9 @@ def _current_trick(examined: Examined, views: list[TrickView]) -> CurrentTrick:
 
 
 @bp.route("/r/<rubber_id>/replay", methods=["GET", "POST"])
-def replay(rubber_id: str) -> Any:
+@_at_table
+def replay(rubber: Rubber, state: engine.RubberState) -> Any:
     """Replay the hand: trump, then each trick's four cards in play order from its leader."""
-    opened = _table(rubber_id)
-    if isinstance(opened, Response):
-        return opened
-    rubber, state = opened
     form = ReplayForm()
     if not form.version.data:  # from here on the page remembers which hand it is for
         form.version.data = str(rubber.version)
@@ -593,15 +604,11 @@ def replay(rubber_id: str) -> Any:
 
 
 @bp.post("/r/<rubber_id>/replay/confirm")
-def confirm(rubber_id: str) -> Any:
+@_at_table
+def confirm(rubber: Rubber, state: engine.RubberState) -> Any:
     """The result the cards give, for the person to confirm before it is recorded."""
-    opened = _table(rubber_id)
-    if isinstance(opened, Response):
-        return opened
-    rubber, state = opened
     form = ReplayForm()
     step = Step(form.chosen_trump(), form.tricks())
-    rules = rubber.rule_set()
     if form.version.data != str(rubber.version):
         # The hand the tricks were entered for is not the next one any more (or the page never
         # said which it was): show them against the next hand's leader before confirming.
@@ -610,18 +617,11 @@ def confirm(rubber_id: str) -> Any:
         if stale:
             step.errors.append(_stale())
             return _replay_page(rubber, state, form, step, 409)
-    if step.trump is None:
-        step.errors.append(_("Choose the trump first."))
-        return _replay_page(rubber, state, form, step, 422)
-    examined = examine(step.trump, state.leader, step.tricks, rules, form.trump_card.data or None)
-    if not examined.finished:
-        step.errors.append(_not_finished(examined))
-        return _replay_page(rubber, state, form, step, 422)
-    hand = examined.hand()
     try:
-        preview = engine.play_hand(state, hand).hands[-1]
-    except engine.ScoringError as error:
-        step.errors.append(messages.engine_error(error))
+        examined = _recordable(step, state.leader, rubber.rule_set(), form.trump_card.data or None)
+        preview = engine.play_hand(state, examined.hand()).hands[-1]
+    except (Unfinished, engine.ScoringError) as error:
+        step.errors.append(_why_not(error))
         return _replay_page(rubber, state, form, step, 422)
     form.key.data = secrets.token_urlsafe(16)
     form.record.data = record_text(step.tricks)
@@ -647,6 +647,23 @@ def _stale() -> str:
     return _("Someone else recorded a hand meanwhile: check the tricks, then record them.")
 
 
+def _recordable(step: Step, leader: int, rules: engine.RuleSet, trump_card: str | None) -> Examined:
+    """The record as the engine sees it, if it can be recorded; Unfinished says why not."""
+    if step.trump is None:
+        raise Unfinished(_("Choose the trump first."))
+    examined = examine(step.trump, leader, step.tricks, rules, trump_card)
+    if not examined.finished:
+        raise Unfinished(_not_finished(examined))
+    return examined
+
+
+def _why_not(error: Unfinished | engine.ScoringError) -> str:
+    """Why the hand cannot be recorded, in a sentence."""
+    if isinstance(error, engine.ScoringError):
+        return messages.engine_error(error)
+    return str(error)
+
+
 def _not_finished(examined: Examined) -> str:
     if examined.problems:
         return _("Correct the cards marked in red first.")
@@ -659,12 +676,9 @@ def _not_finished(examined: Examined) -> str:
 
 
 @bp.post("/r/<rubber_id>/replay/save")
-def save(rubber_id: str) -> Any:
+@_at_table
+def save(rubber: Rubber, state: engine.RubberState) -> Any:
     """Record the confirmed hand with its tricks; the engine scores it again as it is stored."""
-    opened = _table(rubber_id)
-    if isinstance(opened, Response):
-        return opened
-    rubber, state = opened
     form = ReplayForm()
     step = Step(form.chosen_trump(), form.tricks())
     trump_card = form.trump_card.data or None
@@ -674,12 +688,7 @@ def save(rubber_id: str) -> Any:
         return _replay_page(rubber, state, form, step, 422)
 
     def change(target: Rubber) -> engine.RubberState:
-        current = target.state()
-        if step.trump is None:
-            raise Unfinished(_("Choose the trump first."))
-        examined = examine(step.trump, current.leader, step.tricks, target.rule_set(), trump_card)
-        if not examined.finished:
-            raise Unfinished(_not_finished(examined))
+        examined = _recordable(step, target.state().leader, target.rule_set(), trump_card)
         return store.append_hand(examined.hand(), step.trump, examined.stored_tricks())(target)
 
     try:
@@ -690,11 +699,8 @@ def save(rubber_id: str) -> Any:
             body=request.form.to_dict(),
             version=form.stored_version(),
         )
-    except Unfinished as error:
-        step.errors.append(str(error))
-        return _replay_page(rubber, state, form, step, 422)
-    except engine.ScoringError as error:
-        step.errors.append(messages.engine_error(error))
+    except (Unfinished, engine.ScoringError) as error:
+        step.errors.append(_why_not(error))
         return _replay_page(rubber, state, form, step, 422)
     except store.Conflict as conflict:
         if conflict.code != "stale":
@@ -702,7 +708,7 @@ def save(rubber_id: str) -> Any:
             return redirect(url_for("pages.rubber", rubber_id=rubber.id))
         # Someone recorded a hand meanwhile: keep the tricks, and let the person check them
         # against the new hand's leader before recording them.
-        fresh = _editable(rubber_id)
+        fresh = _editable_or_403(rubber.id)
         form.version.data = str(fresh.version)
         step.errors.append(_stale())
         return _replay_page(fresh, fresh.state(), form, step, 409)
@@ -715,12 +721,9 @@ def save(rubber_id: str) -> Any:
 
 
 @bp.get("/r/<rubber_id>/melar")
-def melar(rubber_id: str) -> Any:
+@_at_table
+def melar(rubber: Rubber, state: engine.RubberState) -> Any:
     """The leader's 10 cards: fewer than 10 points, and they may spoil the deal."""
-    opened = _table(rubber_id)
-    if isinstance(opened, Response):
-        return opened
-    rubber, state = opened
     rules = rubber.rule_set()
     if not rules.melar:
         abort(404)
@@ -739,17 +742,12 @@ def melar(rubber_id: str) -> Any:
         else:
             points = engine.verify_melar_hand(texts, rules)
             may_spoil = engine.can_spoil(texts, rules)
-    known = {cell.text for row in grid(rules) for cell in row.cells}
     return render_template(
         "cards/melar.html",
         rubber=rubber,
         leader=player_names(rubber)[state.leader],
-        suits=grid(rules),
-        checked={str(card) for card in cards},
-        problems=problems,
-        strays=[text for text in problems if text not in known],
+        **_picked(rules, cards, problems),
         count_error=count_error,
-        count=len(cards),
         points=points,
         may_spoil=may_spoil,
         key=secrets.token_urlsafe(16),

@@ -25,11 +25,17 @@ from sqlalchemy.orm import selectinload
 from . import charts, diagrams, engine, group_store, messages, paging, review, store
 from .forms import GroupRubberForm, NewGroupForm
 from .models import DeviceRubber, Group, Rubber, db
-from .pages import current_device, ensure_device, player_names, remember_key
+from .pages import _editable_or_403 as _editable_rubber_or_403
+from .pages import (
+    _rubber_or_404,
+    current_device,
+    ensure_device,
+    player_names,
+    remember_key,
+)
 
 bp = Blueprint("groups", __name__)
 
-GROUP_KEYS_KEPT = 30
 MOVABLE_SHOWN = 10
 """The device's rubbers offered for moving into a group: its latest ones in no group."""
 SEATS = 4
@@ -55,13 +61,6 @@ def _editable_or_403(group_id: str) -> Group:
     return group
 
 
-def _remember_group_key(group_id: str, key: str) -> None:
-    keys = dict(session.get("group_keys", {}))
-    keys.pop(group_id, None)
-    keys[group_id] = key
-    session["group_keys"] = dict(list(keys.items())[-GROUP_KEYS_KEPT:])
-
-
 def _place(group: Group, rubber_id: str) -> tuple[Any, Any] | None:
     """Where a rubber of the group sits in its history, for the "Older" and "Newer" links."""
     if not store.is_token(rubber_id):
@@ -80,7 +79,7 @@ def new_group() -> Any:
     form = NewGroupForm()
     if form.validate_on_submit():
         group, key = group_store.create_group(form.name.data, device=ensure_device())
-        _remember_group_key(group.id, key)
+        remember_key(group.id, key, "group_keys")
         return redirect(url_for(".group", group_id=group.id))
     status = 422 if request.method == "POST" else 200
     return render_template("groups/new.html", form=form), status
@@ -93,7 +92,7 @@ def grant(group_id: str, key: str) -> Response:
     if not group_store.key_matches(group, key):
         abort(404)
     group_store.grant(ensure_device(), group)
-    _remember_group_key(group.id, key)
+    remember_key(group.id, key, "group_keys")
     return redirect(url_for(".group", group_id=group.id))
 
 
@@ -244,11 +243,7 @@ def _start(form: GroupRubberForm, group: Group) -> Response | None:
 def move(group_id: str, rubber_id: str) -> Response:
     """Move a rubber into the group: the device must hold both edit links."""
     group = _editable_or_403(group_id)
-    rubber = db.session.get(Rubber, rubber_id) if store.is_token(rubber_id) else None
-    if rubber is None:
-        abort(404)
-    if not store.can_edit(current_device(), rubber):
-        abort(403)
+    rubber = _editable_rubber_or_403(rubber_id)
     if rubber.group_id == group.id:
         return redirect(url_for(".group", group_id=group.id))
     if rubber.group_id is not None:
@@ -271,13 +266,6 @@ def move(group_id: str, rubber_id: str) -> Response:
 
 
 # A rubber's sitting and its pictures ----------------------------------------------------------
-
-
-def _rubber_or_404(rubber_id: str) -> Rubber:
-    rubber = db.session.get(Rubber, rubber_id) if store.is_token(rubber_id) else None
-    if rubber is None:
-        abort(404)
-    return rubber
 
 
 @bp.get("/r/<rubber_id>/sitting")

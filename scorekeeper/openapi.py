@@ -44,6 +44,19 @@ SEAT: dict[str, Any] = {"type": "integer", "minimum": 0, "maximum": 3}
 TEAM: dict[str, Any] = {"type": "integer", "enum": [0, 1]}
 PAIR: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 2}
 CARD: dict[str, Any] = {"type": "string", "maxLength": MAX_CARD_LENGTH, "examples": ["7H"]}
+TEAM_NAMES: dict[str, Any] = {
+    "type": "array",
+    "items": {"type": "string", "minLength": 1, "maxLength": NAME_LENGTH, "pattern": TEAM_NAME},
+    "minItems": 2,
+    "maxItems": 2,
+}
+PLAYER_NAMES: dict[str, Any] = {
+    "type": ["array", "null"],
+    "items": {"type": "string", "maxLength": NAME_LENGTH, "pattern": PRINTABLE},
+    "minItems": 4,
+    "maxItems": 4,
+}
+"""The names a rubber is started or imported with: two teams, and four players or null."""
 
 RULE_PROPERTIES: dict[str, Any] = {
     "preset": {"type": "string", "enum": list(engine.PRESETS)},
@@ -105,6 +118,23 @@ FORM_TITLES = {
 }
 
 
+def _created(schema: str) -> dict[str, Any]:
+    """What a create answers: the new thing, with its edit key and edit link."""
+    return {
+        "allOf": [
+            _ref(schema),
+            {
+                "type": "object",
+                "required": ["edit_key", "edit_url"],
+                "properties": {
+                    "edit_key": {"type": "string", "minLength": 1},
+                    "edit_url": {"type": "string", "format": "uri"},
+                },
+            },
+        ]
+    }
+
+
 def _hand_form(form: str) -> dict[str, Any]:
     required = ["tricks", "trump"] if form == "tricks" else [form]
     return {
@@ -146,24 +176,8 @@ def _schemas() -> dict[str, Any]:
         "NewRubber": {
             "type": "object",
             "properties": {
-                "teams": {
-                    "type": "array",
-                    "items": {
-                        "type": "string",
-                        "minLength": 1,
-                        "maxLength": NAME_LENGTH,
-                        "pattern": TEAM_NAME,
-                    },
-                    "minItems": 2,
-                    "maxItems": 2,
-                },
-                "players": {
-                    "description": "By seat, or null.",
-                    "type": ["array", "null"],
-                    "items": {"type": "string", "maxLength": NAME_LENGTH, "pattern": PRINTABLE},
-                    "minItems": 4,
-                    "maxItems": 4,
-                },
+                "teams": TEAM_NAMES,
+                "players": {"description": "By seat, or null.", **PLAYER_NAMES},
                 "first_dealer": SEAT,
                 "rules": _ref("RulesInput"),
                 "group": {
@@ -273,19 +287,7 @@ def _schemas() -> dict[str, Any]:
                 "hands": {"type": "array", "items": _ref("Hand")},
             },
         },
-        "CreatedRubber": {
-            "allOf": [
-                _ref("RubberState"),
-                {
-                    "type": "object",
-                    "required": ["edit_key", "edit_url"],
-                    "properties": {
-                        "edit_key": {"type": "string", "minLength": 1},
-                        "edit_url": {"type": "string", "format": "uri"},
-                    },
-                },
-            ]
-        },
+        "CreatedRubber": _created("RubberState"),
         "VerifyInput": {
             "type": "object",
             "required": ["trump", "leader", "tricks"],
@@ -357,12 +359,12 @@ def _schemas() -> dict[str, Any]:
     }
 
 
-def _error(description: str) -> dict[str, Any]:
-    return {"description": description, "content": {JSON: {"schema": _ref("Error")}}}
-
-
 def _ok(description: str, schema: str) -> dict[str, Any]:
     return {"description": description, "content": {JSON: {"schema": _ref(schema)}}}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return _ok(description, "Error")
 
 
 def _body(schema: str, required: bool = True) -> dict[str, Any]:
@@ -392,6 +394,15 @@ CONFLICT = _error(
     "the edit would end the rubber early, or no hand to undo."
 )
 TOO_LARGE = _error("The request is too large.")
+HAND_WRITE_REFUSED = {
+    "400": BAD_BODY,
+    "403": NO_KEY,
+    "404": UNKNOWN,
+    "409": CONFLICT,
+    "413": TOO_LARGE,
+    "422": REFUSED,
+}
+"""How a write to a rubber's hands can be refused."""
 
 
 def _paths() -> dict[str, Any]:
@@ -450,12 +461,7 @@ def _paths() -> dict[str, Any]:
                 **hand_write,
                 "responses": {
                     "201": _ok("The rubber with the new hand.", "RubberState"),
-                    "400": BAD_BODY,
-                    "403": NO_KEY,
-                    "404": UNKNOWN,
-                    "409": CONFLICT,
-                    "413": TOO_LARGE,
-                    "422": REFUSED,
+                    **HAND_WRITE_REFUSED,
                 },
             }
         },
@@ -467,12 +473,7 @@ def _paths() -> dict[str, Any]:
                 **hand_write,
                 "responses": {
                     "200": _ok("The rubber with the hand replaced.", "RubberState"),
-                    "400": BAD_BODY,
-                    "403": NO_KEY,
-                    "404": UNKNOWN,
-                    "409": CONFLICT,
-                    "413": TOO_LARGE,
-                    "422": REFUSED,
+                    **HAND_WRITE_REFUSED,
                 },
             }
         },
@@ -485,12 +486,7 @@ def _paths() -> dict[str, Any]:
                 "requestBody": _body("Undo", required=False),
                 "responses": {
                     "200": _ok("The rubber without its last hand.", "RubberState"),
-                    "400": BAD_BODY,
-                    "403": NO_KEY,
-                    "404": UNKNOWN,
-                    "409": CONFLICT,
-                    "413": TOO_LARGE,
-                    "422": REFUSED,
+                    **HAND_WRITE_REFUSED,
                 },
             }
         },
@@ -632,19 +628,7 @@ def _group_schemas() -> dict[str, Any]:
                 "finished": COUNT,
             },
         },
-        "CreatedGroup": {
-            "allOf": [
-                _ref("Group"),
-                {
-                    "type": "object",
-                    "required": ["edit_key", "edit_url"],
-                    "properties": {
-                        "edit_key": {"type": "string", "minLength": 1},
-                        "edit_url": {"type": "string", "format": "uri"},
-                    },
-                },
-            ]
-        },
+        "CreatedGroup": _created("Group"),
         "GroupStats": {
             "type": "object",
             "required": ["rubbers", "players", "pairs"],
@@ -704,27 +688,8 @@ def _group_schemas() -> dict[str, Any]:
                         "properties": {
                             "id": {"type": "string", "pattern": GROUP_ID_PATTERN},
                             "origin": {"type": "string", "pattern": GROUP_ID_PATTERN},
-                            "teams": {
-                                "type": "array",
-                                "items": {
-                                    "type": "string",
-                                    "minLength": 1,
-                                    "maxLength": NAME_LENGTH,
-                                    "pattern": TEAM_NAME,
-                                },
-                                "minItems": 2,
-                                "maxItems": 2,
-                            },
-                            "players": {
-                                "type": ["array", "null"],
-                                "items": {
-                                    "type": "string",
-                                    "maxLength": NAME_LENGTH,
-                                    "pattern": PRINTABLE,
-                                },
-                                "minItems": 4,
-                                "maxItems": 4,
-                            },
+                            "teams": TEAM_NAMES,
+                            "players": PLAYER_NAMES,
                             # Left out or null: seat 0 (or the first hand's dealer), portugal.
                             "first_dealer": {**SEAT, "type": ["integer", "null"]},
                             "rules": {"anyOf": [_ref("RulesInput"), {"type": "null"}]},

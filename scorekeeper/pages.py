@@ -29,7 +29,8 @@ from .models import DeviceGroup, DeviceRubber, Group, Rubber, db
 bp = Blueprint("pages", __name__)
 
 SHARED_KEYS_KEPT = 30
-"""Edit keys a device keeps in its session to show the rubber's edit link again."""
+"""Edit keys a device keeps in its session, of rubbers and of groups each, to show the edit
+links again."""
 GROUPS_LISTED = 50
 """The groups of regulars a phone's history lists, newest first."""
 
@@ -46,11 +47,13 @@ def ensure_device() -> str:
     return str(session["device"])
 
 
-def remember_key(rubber_id: str, key: str) -> None:
-    keys = dict(session.get("keys", {}))
-    keys.pop(rubber_id, None)
-    keys[rubber_id] = key
-    session["keys"] = dict(list(keys.items())[-SHARED_KEYS_KEPT:])
+def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
+    """Keep an edit key in the device's session, newest last, so that its page can show the
+    edit link again: a rubber's in ``keys``, a group's in ``group_keys``."""
+    keys = dict(session.get(book, {}))
+    keys.pop(owner_id, None)
+    keys[owner_id] = key
+    session[book] = dict(list(keys.items())[-SHARED_KEYS_KEPT:])
 
 
 @bp.before_request

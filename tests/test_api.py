@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import create_app, engine, messages
 from scorekeeper.models import db
+from tests.presets import PRESET_TABLE
 
 EN = {"Accept-Language": "en"}
 RANKS = ["A", "7", "K", "J", "Q", "6", "5", "4", "3", "2"]
@@ -186,18 +187,7 @@ def conforms(value: Any, name: str, doc: dict[str, Any]) -> None:
 
 # Creating and reading a rubber -------------------------------------------------------------
 
-PORTUGAL = {
-    "preset": "portugal",
-    "games_to_win": 4,
-    "tie": "carry",
-    "bandeira": "tricks",
-    "bandeira_wins_rubber": True,
-    "revoke": "opponents_two",
-    "manilha": "7",
-    "queen_over_jack": False,
-    "direction": "counterclockwise",
-    "melar": False,
-}
+PORTUGAL = {"preset": "portugal", **PRESET_TABLE["portugal"]}
 
 
 def test_create_with_defaults_gives_the_whole_state(
@@ -257,14 +247,8 @@ def test_create_with_every_field(client: FlaskClient) -> None:
     assert created["cutter"] == 3 and created["shuffler"] == 1
     assert created["rules"] == {
         "preset": "brasil",
+        **PRESET_TABLE["brasil"],
         "games_to_win": 6,
-        "tie": "carry",
-        "bandeira": "points",
-        "bandeira_wins_rubber": True,
-        "revoke": "opponents_two",
-        "manilha": "7",
-        "queen_over_jack": False,
-        "direction": "clockwise",
         "melar": False,
     }
 

@@ -16,8 +16,8 @@ from sqlalchemy import inspect, select, text
 
 from scorekeeper import create_app, group_store
 from scorekeeper.models import DeviceRubber, Rubber, db
-
-from .bulk import bulk_group
+from tests.apps import fresh_app
+from tests.bulk import bulk_group
 
 
 def test_secret_key_is_generated_once_into_the_instance_folder(
@@ -144,16 +144,8 @@ def test_pages_carry_no_inline_script_or_style(client: FlaskClient) -> None:
 
 @pytest.fixture
 def csrf_app(tmp_path: Path) -> Iterator[Flask]:
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'csrf.db'}"
-    app = create_app({"SECRET_KEY": "csrf-test", "SQLALCHEMY_DATABASE_URI": url, "TESTING": True})
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-    yield app
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
+    with fresh_app(tmp_path / "csrf.db", {"SECRET_KEY": "csrf-test", "TESTING": True}) as app:
+        yield app
 
 
 def _token(html: str) -> str:

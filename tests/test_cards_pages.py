@@ -13,21 +13,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.models import Hand, Rubber, db
+from tests.records import FULL_RECORD
 
-# A full hand, trump hearts, the first trick led by seat 1 (seat 0 deals); each trick in play
-# order from its leader.
-TRICKS = [
-    ["AS", "2S", "7S", "JS"],
-    ["KS", "3S", "QS", "4S"],
-    ["5S", "6S", "2H", "AC"],
-    ["AH", "3H", "4H", "5H"],
-    ["7H", "6H", "KH", "JH"],
-    ["2C", "7C", "KC", "QC"],
-    ["3D", "4D", "AD", "2D"],
-    ["7D", "KD", "JD", "QD"],
-    ["5D", "6D", "3C", "JC"],
-    ["4C", "5C", "6C", "QH"],
-]
 WINNERS = [1, 1, 3, 3, 3, 0, 2, 2, 3, 2]
 TRICK_POINTS = [24, 6, 11, 11, 17, 16, 11, 19, 3, 2]
 SEATS = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
@@ -230,7 +217,7 @@ def test_the_replay_starts_with_the_trump_and_knows_who_leads(en: FlaskClient) -
 def test_a_full_hand_trick_by_trick_then_confirmed_and_stored(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     record = ""
-    for number, trick in enumerate(TRICKS, start=1):
+    for number, trick in enumerate(FULL_RECORD, start=1):
         html, record = play(en, page, trick, record)
         results = re.findall(r'class="trick-result" data-winner="(\d)">([^<]*)<', html)
         assert len(results) == number
@@ -248,7 +235,7 @@ def test_a_full_hand_trick_by_trick_then_confirmed_and_stored(app: Flask, en: Fl
             assert re.search(
                 rf'value="{card}" class="card-cell[^"]* played"[^>]*disabled', html
             ) or (number == 10)
-    assert record == joined(TRICKS)
+    assert record == joined(FULL_RECORD)
     assert re.search(r'data-points="0">48<.*data-points="1">72<', html, re.S)
     assert "The hand is complete" in html
     assert stored(app, page) == []
@@ -270,7 +257,7 @@ def test_a_full_hand_trick_by_trick_then_confirmed_and_stored(app: Flask, en: Fl
     [hand] = stored(app, page)
     assert (hand.kind, hand.points0, hand.points1, hand.all_tricks) == ("played", 48, 72, False)
     assert hand.trump == "H"
-    assert hand.tricks == TRICKS
+    assert hand.tricks == FULL_RECORD
     assert games(app, page) == (0, 1)
     assert "72 → 1 game" in text(en.get(page))
 
@@ -284,12 +271,12 @@ def test_a_full_hand_trick_by_trick_then_confirmed_and_stored(app: Flask, en: Fl
 
 def test_the_hand_page_shows_the_stored_record_trick_by_trick(en: FlaskClient) -> None:
     page = start(en)
-    save_record(en, page, joined(TRICKS))
+    save_record(en, page, joined(FULL_RECORD))
     html = text(en.get(page + "/hands/1"))
     tricks = re.findall(r'<li data-trick="(\d+)">(.*?)</li>', html, re.S)
     assert [int(number) for number, _body in tricks] == list(range(1, 11))
     for (_number, body), trick, winner, points in zip(
-        tricks, TRICKS, WINNERS, TRICK_POINTS, strict=True
+        tricks, FULL_RECORD, WINNERS, TRICK_POINTS, strict=True
     ):
         assert re.findall(r'class="card suit-\w">(\w+)<', body) == trick
         assert f"won by {SEATS[winner]}, {points} points" in body
@@ -315,7 +302,7 @@ def save_record(client: FlaskClient, page: str, record: str, trump: str = "H") -
 
 def test_a_card_twice_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskClient) -> None:
     page = start(en)
-    _html, record = play(en, page, TRICKS[0] + ["KS"])
+    _html, record = play(en, page, FULL_RECORD[0] + ["KS"])
     response = en.post(page + "/replay", data={"trump": "H", "record": record, "card": "AS"})
     assert response.status_code == 422
     html = text(response)
@@ -326,7 +313,7 @@ def test_a_card_twice_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskClie
 
 def test_an_unknown_card_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskClient) -> None:
     page = start(en)
-    _html, record = play(en, page, TRICKS[0])
+    _html, record = play(en, page, FULL_RECORD[0])
     # Typed cards: the good ones go in, the first bad one stops and is named.
     response = en.post(
         page + "/replay",
@@ -337,7 +324,7 @@ def test_an_unknown_card_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskC
     assert errors_for(html, "ZZ") == [
         "ZZ: ZZ is not a card: write the rank then the suit, like 7H."
     ]
-    assert hidden(html, "record") == joined([TRICKS[0], ["KS", "3S"]])
+    assert hidden(html, "record") == joined([FULL_RECORD[0], ["KS", "3S"]])
     # A card of another deck (the 10 outside the Azores) is refused too.
     response = en.post(page + "/replay", data={"trump": "H", "record": record, "card": "10S"})
     assert errors_for(text(response), "10S") == ["10♠: 10S is not in this deck."]
@@ -346,7 +333,7 @@ def test_an_unknown_card_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskC
 
 def test_a_record_sent_with_a_problem_shows_it_beside_the_card(en: FlaskClient) -> None:
     page = start(en)
-    record = joined([TRICKS[0], ["KS", "3S", "AS", "4S"]])
+    record = joined([FULL_RECORD[0], ["KS", "3S", "AS", "4S"]])
     response = en.post(page + "/replay", data={"trump": "H", "record": record})
     html = text(response)
     assert errors_for(html, "AS") == ["A♠: AS was already played in an earlier trick."]
@@ -404,7 +391,7 @@ def test_a_proven_revoke_stops_the_hand_and_is_recorded_against_the_team(
 def test_the_turned_card_played_by_another_seat_is_refused(en: FlaskClient) -> None:
     page = start(en)
     # Seat 1 (index 0) deals and turned the 7 of hearts: seat 4 (index 3) cannot play it.
-    record = joined(TRICKS[:4])
+    record = joined(FULL_RECORD[:4])
     response = en.post(
         page + "/replay",
         data={"trump": "H", "trump_card": "7H", "record": record, "card": "7H"},
@@ -435,7 +422,7 @@ def test_a_trick_is_corrected_before_the_hand_is_saved(en: FlaskClient) -> None:
         page + "/replay", data={"trump": "H", "record": record, "replace": "1.4", "card": "JS"}
     )
     html = text(response)
-    assert hidden(html, "record") == joined([TRICKS[0], ["KS"]])
+    assert hidden(html, "record") == joined([FULL_RECORD[0], ["KS"]])
     assert hidden(html, "replace") == ""
     assert "Seat 2 wins, 24 points, and leads trick 2." in html
     record = hidden(html, "record")
@@ -448,7 +435,7 @@ def test_a_trick_is_corrected_before_the_hand_is_saved(en: FlaskClient) -> None:
     assert hidden(text(response), "record") == record
     # Undo takes the last card back; cancel leaves a correction.
     html = text(en.post(page + "/replay", data={"trump": "H", "record": record, "action": "undo"}))
-    assert hidden(html, "record") == joined([TRICKS[0]])
+    assert hidden(html, "record") == joined([FULL_RECORD[0]])
     html = text(
         en.post(
             page + "/replay",
@@ -460,7 +447,7 @@ def test_a_trick_is_corrected_before_the_hand_is_saved(en: FlaskClient) -> None:
 
 def test_changing_the_trump_keeps_the_tricks_and_the_engine_decides_again(en: FlaskClient) -> None:
     page = start(en)
-    _html, record = play(en, page, TRICKS[0] + TRICKS[1] + TRICKS[2])
+    _html, record = play(en, page, FULL_RECORD[0] + FULL_RECORD[1] + FULL_RECORD[2])
     html = text(en.post(page + "/replay", data={"trump": "H", "record": record, "set_trump": "C"}))
     assert hidden(html, "record") == record
     assert 'data-trump="C"' in html
@@ -470,7 +457,7 @@ def test_changing_the_trump_keeps_the_tricks_and_the_engine_decides_again(en: Fl
 
 def test_an_unfinished_record_cannot_be_confirmed(app: Flask, en: FlaskClient) -> None:
     page = start(en)
-    record = joined(TRICKS[:3])
+    record = joined(FULL_RECORD[:3])
     response = en.post(page + "/replay/confirm", data={"trump": "H", "record": record})
     assert response.status_code == 422
     assert "3 tricks are in: a hand is recorded from all 10, or up to a revoke." in text(response)
@@ -482,7 +469,7 @@ def test_an_unfinished_record_cannot_be_confirmed(app: Flask, en: FlaskClient) -
 
 def test_a_stale_confirmation_keeps_the_tricks(app: Flask, en: FlaskClient) -> None:
     page = start(en)
-    record = joined(TRICKS)
+    record = joined(FULL_RECORD)
     html = text(en.post(page + "/replay/confirm", data={"trump": "H", "record": record}))
     en.post(page + "/hands", data={"action": "tie"})  # another phone records a hand meanwhile
     response = en.post(
@@ -509,14 +496,16 @@ def test_the_api_scores_the_same_cards_the_pages_show(app: Flask, en: FlaskClien
     body = created.get_json()
     headers = {"X-Edit-Key": body["edit_key"]}
     url = f"/api/v1/rubbers/{body['id']}/hands"
-    wrong = en.post(url, json={"trump": "H", "tricks": TRICKS, "points": [50, 70]}, headers=headers)
+    wrong = en.post(
+        url, json={"trump": "H", "tricks": FULL_RECORD, "points": [50, 70]}, headers=headers
+    )
     assert wrong.status_code == 422
     assert "48" in wrong.get_json()["error"] and "50" in wrong.get_json()["error"]
     assert en.get(f"/api/v1/rubbers/{body['id']}").get_json()["hands"] == []
-    response = en.post(url, json={"trump": "H", "tricks": TRICKS}, headers=headers)
+    response = en.post(url, json={"trump": "H", "tricks": FULL_RECORD}, headers=headers)
     assert response.status_code == 201
     [hand] = response.get_json()["hands"]
-    assert hand["points"] == [48, 72] and hand["tricks"] == TRICKS
+    assert hand["points"] == [48, 72] and hand["tricks"] == FULL_RECORD
     # The hand page (even read-only) shows the record the API stored, trick by trick.
     html = text(
         app.test_client().get(f"/r/{body['id']}/hands/1", headers={"Accept-Language": "en"})
@@ -592,7 +581,7 @@ def test_a_read_only_device_gets_403_and_an_unknown_rubber_404(app: Flask, en: F
     for path in ("/count", "/replay", "/melar"):
         assert other.get(page + path).status_code == 403, path
     for path in ("/replay", "/replay/confirm", "/replay/save"):
-        response = other.post(page + path, data={"trump": "H", "record": joined(TRICKS)})
+        response = other.post(page + path, data={"trump": "H", "record": joined(FULL_RECORD)})
         assert response.status_code == 403, path
     assert stored(app, page) == []
     assert en.get("/r/no-such-rubber/count").status_code == 404
@@ -618,9 +607,9 @@ def test_the_card_pages_render_in_every_locale(client: FlaskClient, accept: str)
             page + "/replay", data={"trump": "H", "record": joined(REVOKE_TRICKS[:1]), "card": "3S"}
         ),
         client.post(
-            page + "/replay", data={"trump": "H", "record": joined(TRICKS[:1]), "card": "AS"}
+            page + "/replay", data={"trump": "H", "record": joined(FULL_RECORD[:1]), "card": "AS"}
         ),
-        client.post(page + "/replay/confirm", data={"trump": "H", "record": joined(TRICKS)}),
+        client.post(page + "/replay/confirm", data={"trump": "H", "record": joined(FULL_RECORD)}),
     ]
     for response in pages:
         html = response.get_data(as_text=True)
@@ -641,12 +630,13 @@ def test_tricks_entered_for_a_hand_that_is_no_longer_next_are_shown_again(
     version = hidden(text(en.post(page + "/replay", data={"set_trump": "H"})), "version")
     en.post(page + "/hands", data={"action": "tie"})  # another phone, while the cards go in
     response = en.post(
-        page + "/replay/confirm", data={"trump": "H", "record": joined(TRICKS), "version": version}
+        page + "/replay/confirm",
+        data={"trump": "H", "record": joined(FULL_RECORD), "version": version},
     )
     assert response.status_code == 409
     html = text(response)
     assert "Someone else recorded a hand meanwhile" in html
-    assert hidden(html, "record") == joined(TRICKS)
+    assert hidden(html, "record") == joined(FULL_RECORD)
     assert hidden(html, "version") != version
     assert [h.kind for h in stored(app, page)] == ["tie"]
 

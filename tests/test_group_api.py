@@ -19,40 +19,12 @@ from flask.testing import FlaskClient
 from scorekeeper import group_store, review
 from scorekeeper.models import Group, Rubber, db
 from scorekeeper.models import Hand as HandRow
+from tests.api_calls import new_group, new_rubber, play
+from tests.bulk import bulk_group
 
-from .bulk import bulk_group
 from .test_review import build as build_small_group
 
 WRONG_KEY = "not-the-key-of-this-group-at-all"
-
-
-def new_group(client: FlaskClient, name: str = "Tasca") -> dict[str, Any]:
-    created = client.post("/api/v1/groups", json={"name": name})
-    assert created.status_code == 201, created.get_json()
-    return dict(created.get_json())
-
-
-def new_rubber(client: FlaskClient, group: dict[str, Any] | None, **body: Any) -> dict[str, Any]:
-    headers = {}
-    if group is not None:
-        body["group"] = group["id"]
-        headers["X-Group-Key"] = group["edit_key"]
-    created = client.post("/api/v1/rubbers", json=body, headers=headers)
-    assert created.status_code == 201, created.get_json()
-    return dict(created.get_json())
-
-
-def play(client: FlaskClient, rubber: dict[str, Any], *hands: dict[str, Any]) -> dict[str, Any]:
-    state: dict[str, Any] = {}
-    for hand in hands:
-        response = client.post(
-            f"/api/v1/rubbers/{rubber['id']}/hands",
-            json=hand,
-            headers={"X-Edit-Key": rubber["edit_key"]},
-        )
-        assert response.status_code == 201, response.get_json()
-        state = response.get_json()
-    return state
 
 
 def table_rows(app: Flask) -> dict[str, int]:

@@ -25,6 +25,23 @@ def start_group(client: FlaskClient, name: str = "Tasca do Zé") -> str:
     return response.location.rsplit("/", 1)[-1]
 
 
+def start_rubber(client: FlaskClient) -> str:
+    """A rubber in no group, Ana and Eva against Rui and Zé: the address of its page."""
+    response = client.post(
+        "/rubbers/new",
+        data={
+            "player0": "Ana",
+            "player1": "Rui",
+            "player2": "Eva",
+            "player3": "Zé",
+            "preset": "portugal",
+            "first_dealer": "0",
+        },  # fmt: skip
+    )
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return response.location
+
+
 def text(html: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html)))
 
@@ -96,17 +113,7 @@ def test_players_are_picked_with_one_tap_each(app: Flask, en: FlaskClient) -> No
 
 def test_a_rubber_moves_in_only_with_both_edit_links(app: Flask, en: FlaskClient) -> None:
     group_id = start_group(en)
-    rubber_page = en.post(
-        "/rubbers/new",
-        data={
-            "player0": "Ana",
-            "player1": "Rui",
-            "player2": "Eva",
-            "player3": "Zé",
-            "preset": "portugal",
-            "first_dealer": "0",
-        },  # fmt: skip
-    ).location
+    rubber_page = start_rubber(en)
     rubber_id = rubber_page.rsplit("/", 1)[-1]
     page = en.get(f"/g/{group_id}").get_data(as_text=True)
     assert f"/g/{group_id}/rubbers/{rubber_id}/move" in page
@@ -150,17 +157,7 @@ def test_the_player_page_charts_the_rating(en: FlaskClient) -> None:
 
 
 def test_the_sitting_shows_each_cross_and_the_running_count(en: FlaskClient) -> None:
-    created = en.post(
-        "/rubbers/new",
-        data={
-            "player0": "Ana",
-            "player1": "Rui",
-            "player2": "Eva",
-            "player3": "Zé",
-            "preset": "portugal",
-            "first_dealer": "0",
-        },  # fmt: skip
-    ).location
+    created = start_rubber(en)
     pages = [created]
     for points in ("95", "95"):
         en.post(created + "/hands", data={"action": "points", "team": "0", "points": points})

@@ -12,6 +12,7 @@ from openskill.models import PlackettLuce
 
 from scorekeeper import engine, group_store, review, store
 from scorekeeper.models import db
+from tests.api_calls import new_group, new_rubber, play
 
 # Seats 0 and 2 are team 0, seats 1 and 3 team 1. Points are team 0's and team 1's.
 RUBBERS: list[tuple[list[str], list[dict[str, Any]]]] = [
@@ -44,22 +45,9 @@ RUBBERS: list[tuple[list[str], list[dict[str, Any]]]] = [
 
 
 def build(client: FlaskClient) -> str:
-    group = client.post("/api/v1/groups", json={"name": "Tasca do Zé"}).get_json()
+    group = new_group(client, "Tasca do Zé")
     for players, hands in RUBBERS:
-        created = client.post(
-            "/api/v1/rubbers",
-            json={"players": players, "group": group["id"]},
-            headers={"X-Group-Key": group["edit_key"]},
-        )
-        assert created.status_code == 201, created.get_json()
-        rubber = created.get_json()
-        for hand in hands:
-            added = client.post(
-                f"/api/v1/rubbers/{rubber['id']}/hands",
-                json=hand,
-                headers={"X-Edit-Key": rubber["edit_key"]},
-            )
-            assert added.status_code == 201, added.get_json()
+        play(client, new_rubber(client, group, players=players), *hands)
     return str(group["id"])
 
 

@@ -7,20 +7,7 @@ from flask import Flask
 
 from scorekeeper import engine, store
 from scorekeeper.models import db
-
-# A full hand by its cards, first led by seat 1 (see tests/engine/test_tricks.py).
-TRICKS = [
-    ["AS", "2S", "7S", "JS"],
-    ["KS", "3S", "QS", "4S"],
-    ["5S", "6S", "2H", "AC"],
-    ["AH", "3H", "4H", "5H"],
-    ["7H", "6H", "KH", "JH"],
-    ["2C", "7C", "KC", "QC"],
-    ["3D", "4D", "AD", "2D"],
-    ["7D", "KD", "JD", "QD"],
-    ["5D", "6D", "3C", "JC"],
-    ["4C", "5C", "6C", "QH"],
-]
+from tests.records import FULL_RECORD
 
 
 def test_an_edit_may_not_move_the_deal_under_a_hand_recorded_by_cards(app: Flask) -> None:
@@ -29,7 +16,9 @@ def test_an_edit_may_not_move_the_deal_under_a_hand_recorded_by_cards(app: Flask
             teams=("Nós", "Eles"), players=None, first_dealer=3, rules=engine.PRESETS["brasil"]
         )
         store.write(rubber.id, store.append_hand(engine.Hand.played(70)))
-        written = store.write(rubber.id, store.append_hand(engine.Hand.played(48), "H", TRICKS))
+        written = store.write(
+            rubber.id, store.append_hand(engine.Hand.played(48), "H", FULL_RECORD)
+        )
         assert written.state.hands[1].leader == 1
         with pytest.raises(store.Conflict) as refused:
             store.write(rubber.id, store.replace_hand(1, engine.Hand.spoiled()))
@@ -39,7 +28,7 @@ def test_an_edit_may_not_move_the_deal_under_a_hand_recorded_by_cards(app: Flask
         # An edit that leaves the deal where it was is fine.
         store.write(rubber.id, store.replace_hand(1, engine.Hand.played(95)))
         assert rubber.state().games == (2, 1)
-        assert rubber.hands[1].tricks == TRICKS
+        assert rubber.hands[1].tricks == FULL_RECORD
 
 
 @pytest.mark.parametrize("key", ["", "k" * 101])

@@ -8,7 +8,6 @@ said so, and the cached totals are the engine's fold.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from collections import Counter
@@ -21,10 +20,9 @@ from typing import Any
 
 import pytest
 import requests
-from werkzeug.serving import make_server
 
-from scorekeeper import create_app
 from scorekeeper.models import Rubber, db
+from tests.apps import fresh_app, served
 
 API_CLIENTS = 4
 HTML_CLIENTS = 2
@@ -66,21 +64,11 @@ def marker(hand: dict[str, Any]) -> tuple[str, tuple[int, int] | None, str | Non
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
     """The app, CSRF and all, served by a threaded HTTP server on a free port of 127.0.0.1."""
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'phones.sqlite3'}"
-    app = create_app({"SECRET_KEY": "two-phones", "SQLALCHEMY_DATABASE_URI": url})
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-    live = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=live.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{live.port}", app
-    live.shutdown()
-    thread.join(timeout=10)
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
+    with (
+        fresh_app(tmp_path / "phones.sqlite3", {"SECRET_KEY": "two-phones"}) as app,
+        served(app) as url,
+    ):
+        yield url, app
 
 
 # The JSON API -------------------------------------------------------------------------------

@@ -6,16 +6,13 @@ Locally a missing Chromium skips these tests with one loud line; under CI (CI=tr
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
-from scorekeeper import create_app
-from scorekeeper.models import db
+from tests.apps import fresh_app, served
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -60,26 +57,14 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def live_server(tmp_path: Path) -> Iterator[str]:
     """The app, CSRF and all, served by a real HTTP server on a free port of 127.0.0.1."""
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'live.sqlite3'}"
-    app = create_app({"SECRET_KEY": "browser-tests", "SQLALCHEMY_DATABASE_URI": url})
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.port}"
-    server.shutdown()
-    thread.join(timeout=10)
-    server.server_close()
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.engine.dispose()
+    with (
+        fresh_app(tmp_path / "live.sqlite3", {"SECRET_KEY": "browser-tests"}) as app,
+        served(app) as url,
+    ):
+        yield url
 
 
-@pytest.fixture
-def phone(browser: Any) -> Iterator[Any]:
+def _new_phone(browser: Any) -> Iterator[Any]:
     """A page in a fresh phone-sized touch context (its own cookies: its own device)."""
     context = browser.new_context(**PHONE)
     context.set_default_timeout(10_000)
@@ -88,8 +73,11 @@ def phone(browser: Any) -> Iterator[Any]:
 
 
 @pytest.fixture
+def phone(browser: Any) -> Iterator[Any]:
+    yield from _new_phone(browser)
+
+
+@pytest.fixture
 def second_phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    yield context.new_page()
-    context.close()
+    """Another phone at the same table: a device of its own."""
+    yield from _new_phone(browser)

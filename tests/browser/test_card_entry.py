@@ -7,20 +7,10 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.records import FULL_RECORD
+
 from .conftest import PHONE
 
-TRICKS = [
-    ["AS", "2S", "7S", "JS"],
-    ["KS", "3S", "QS", "4S"],
-    ["5S", "6S", "2H", "AC"],
-    ["AH", "3H", "4H", "5H"],
-    ["7H", "6H", "KH", "JH"],
-    ["2C", "7C", "KC", "QC"],
-    ["3D", "4D", "AD", "2D"],
-    ["7D", "KD", "JD", "QD"],
-    ["5D", "6D", "3C", "JC"],
-    ["4C", "5C", "6C", "QH"],
-]
 WINNERS = ["Lugar 2", "Lugar 2", "Lugar 4", "Lugar 4", "Lugar 4", "Lugar 1", "Lugar 3", "Lugar 3"]
 
 
@@ -86,7 +76,7 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
     expect(phone.locator("[data-to-play]")).to_have_text("Vaza 1: sai Lugar 2.")
 
     results = phone.locator(".trick-result")
-    for number, trick in enumerate(TRICKS, start=1):
+    for number, trick in enumerate(FULL_RECORD, start=1):
         for card in trick:
             phone.locator(f'button[name="card"][data-card="{card}"]').tap()
             # The page answers in place: the card joins the record, and the grid greys it out.

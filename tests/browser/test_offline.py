@@ -9,20 +9,27 @@ from __future__ import annotations
 import re
 from typing import Any
 
-import pytest
 from playwright.sync_api import expect
 
 PAGE = re.compile(r"/r/([A-Za-z0-9_-]{32})$")
 
-# Chromium's offline switch (context.set_offline) does not reliably reach the requests a page
-# under a service worker makes: in some runs a hand "recorded offline" still reaches the server,
-# or the offline reload is not answered by the worker. Until the tests take the network away
-# in a way the worker cannot get round, these two may fail without failing the suite; the
-# other offline tests below hold, and the flakiness is reported as an open problem.
-UNRELIABLE_OFFLINE_SWITCH = pytest.mark.xfail(
-    reason="Chromium's set_offline leaks requests under a service worker (see module note)",
-    strict=False,
-)
+KEPT = """async () => {
+    // The worker's copy of this page, waited for here: wait_for_function takes a promise for a
+    // true value and returns at once, before the copy is there.
+    for (let tries = 0; tries < 200; tries += 1) {
+        const cache = await caches.open("sueca-pages");
+        if (await cache.match(location.href)) {
+            return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return false;
+}"""
+
+
+def wait_until_kept(page: Any) -> None:
+    """Until the service worker holds a copy of the page (10 s at most)."""
+    assert page.evaluate(KEPT), f"the worker kept no copy of {page.url}"
 
 
 def start_kept_rubber(live_server: str, phone: Any) -> str:
@@ -31,9 +38,7 @@ def start_kept_rubber(live_server: str, phone: Any) -> str:
     phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
     phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
     expect(phone).to_have_url(PAGE)
-    phone.wait_for_function(
-        "() => caches.open('sueca-pages').then((cache) => cache.match(location.href)).then(Boolean)"
-    )
+    wait_until_kept(phone)
     found = PAGE.search(phone.url)
     assert found
     return found.group(1)
@@ -50,7 +55,6 @@ def hands_on_the_server(phone: Any, live_server: str, rubber_id: str) -> list[tu
     return [(hand["kind"], hand["points"], hand["team"]) for hand in state["hands"]]
 
 
-@UNRELIABLE_OFFLINE_SWITCH
 def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     live_server: str, phone: Any
 ) -> None:
@@ -195,7 +199,6 @@ def test_a_post_that_arrived_but_lost_its_answer_is_not_recorded_twice(
     assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [80, 40], None)]
 
 
-@UNRELIABLE_OFFLINE_SWITCH
 def test_a_rubber_opened_before_the_worker_ran_is_kept_too(
     live_server: str, phone: Any, second_phone: Any
 ) -> None:
@@ -204,9 +207,7 @@ def test_a_rubber_opened_before_the_worker_ran_is_kept_too(
     start_kept_rubber(live_server, phone)
     second_phone.goto(phone.locator("#edit-url").input_value())
     expect(second_phone).to_have_url(PAGE)
-    second_phone.wait_for_function(
-        "() => caches.open('sueca-pages').then((cache) => cache.match(location.href)).then(Boolean)"
-    )
+    wait_until_kept(second_phone)
     go_offline(second_phone)
     second_phone.reload()
     expect(second_phone.locator("html")).to_have_attribute("data-offline-copy", "")

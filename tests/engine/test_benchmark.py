@@ -9,20 +9,7 @@ from __future__ import annotations
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from scorekeeper.engine import Hand, RubberState, RuleSet, TrickRecord, replay, verify_record
-
-# The hand-made hand of test_tricks.py: trump hearts, seat 1 leads, seat 0 deals.
-FULL_RECORD = [
-    ["AS", "2S", "7S", "JS"],
-    ["KS", "3S", "QS", "4S"],
-    ["5S", "6S", "2H", "AC"],
-    ["AH", "3H", "4H", "5H"],
-    ["7H", "6H", "KH", "JH"],
-    ["2C", "7C", "KC", "QC"],
-    ["3D", "4D", "AD", "2D"],
-    ["7D", "KD", "JD", "QD"],
-    ["5D", "6D", "3C", "JC"],
-    ["4C", "5C", "6C", "QH"],
-]
+from tests.records import FULL_RECORD
 
 # 30 hands that do not finish a rubber to 20: each round of three gives Nós 1 (2 with the
 # carried tie from the round before), Eles 1, then a tie.

@@ -16,54 +16,7 @@ from scorekeeper.engine import (
     RuleSet,
     Tie,
 )
-
-# The presets table of RULES.md, copied column by column.
-PRESET_TABLE: dict[str, dict[str, Any]] = {
-    "portugal": {
-        "games_to_win": 4,
-        "tie": "carry",
-        "bandeira": "tricks",
-        "bandeira_wins_rubber": True,
-        "revoke": "opponents_two",
-        "manilha": "7",
-        "queen_over_jack": False,
-        "direction": "counterclockwise",
-        "melar": False,
-    },
-    "brasil": {
-        "games_to_win": 4,
-        "tie": "carry",
-        "bandeira": "points",
-        "bandeira_wins_rubber": True,
-        "revoke": "opponents_two",
-        "manilha": "7",
-        "queen_over_jack": False,
-        "direction": "clockwise",
-        "melar": True,
-    },
-    "acores": {
-        "games_to_win": 4,
-        "tie": "carry",
-        "bandeira": "tricks",
-        "bandeira_wins_rubber": True,
-        "revoke": "opponents_two",
-        "manilha": "10",
-        "queen_over_jack": False,
-        "direction": "counterclockwise",
-        "melar": False,
-    },
-    "online": {
-        "games_to_win": 4,
-        "tie": "void",
-        "bandeira": "points",
-        "bandeira_wins_rubber": True,
-        "revoke": "opponents_two",
-        "manilha": "7",
-        "queen_over_jack": False,
-        "direction": "counterclockwise",
-        "melar": False,
-    },
-}
+from tests.presets import PRESET_TABLE
 
 
 def test_the_presets_are_exactly_the_four_of_the_table() -> None:

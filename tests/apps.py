@@ -1,0 +1,48 @@
+"""Apps on a database of their own for one test, and a real HTTP server to serve one."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.models import db
+
+
+@contextmanager
+def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
+    """The app with its tables made afresh, dropped afterwards: on DATABASE_URL when it is set
+    (PostgreSQL in CI), else in a new SQLite file."""
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{sqlite_file}"
+    app = create_app({**config, "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.drop_all()
+            db.engine.dispose()
+
+
+@contextmanager
+def served(app: Flask) -> Iterator[str]:
+    """The app, CSRF and all, on a threaded HTTP server on a free port of 127.0.0.1: its URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
