@@ -253,7 +253,7 @@ def _name(value: object, field: str, *, blank: bool) -> str:
         if blank:
             message = _("A name has at most %(count)s characters.", count=NAME_LENGTH)
         else:
-            message = _("A team name has 1 to %(count)s characters.", count=NAME_LENGTH)
+            message = _("A name has 1 to %(count)s characters.", count=NAME_LENGTH)
         raise ApiError(422, message, field, "name_length")
     return name
 

@@ -29,8 +29,8 @@ SEATS = engine.tricks.SEATS
 TRICKS = engine.tricks.TRICKS_PER_HAND
 DISPLAY_SUITS = (engine.Suit.SPADES, engine.Suit.HEARTS, engine.Suit.CLUBS, engine.Suit.DIAMONDS)
 """The grid's rows: dark and red suits take turns, as a hand is sorted at the table."""
-TYPED_AT_ONCE = 12
-"""Cards typed in one go: more than a trick and a bit is not a correction any more."""
+TYPED_AT_ONCE = 40
+"""Cards typed in one go: a whole hand read out from a sheet, at most."""
 
 
 # The grid of the rubber's deck -----------------------------------------------------------
@@ -476,7 +476,12 @@ def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
         return step
     texts = list(form.card.data or [])
     if action == "type":
-        texts = [t for t in re.split(r"[\s,;]+", form.typed.data or "") if t][:TYPED_AT_ONCE]
+        texts = [t for t in re.split(r"[\s,;]+", form.typed.data or "") if t]
+        if len(texts) > TYPED_AT_ONCE:
+            step.errors.append(
+                _("A hand has 40 cards: the ones typed after the 40th were left out.")
+            )
+            texts = texts[:TYPED_AT_ONCE]
     if texts and step.trump is None:
         step.errors.append(_("Choose the trump first."))
         return step

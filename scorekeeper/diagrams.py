@@ -53,11 +53,12 @@ def dot_position(team: int, index: int) -> tuple[float, float]:
 
 
 def cross(state: engine.RubberState) -> Cross:
-    """The cross of a rubber: a dot for every game held, empty places up to the target."""
+    """The cross of a rubber: the target's places, a dot in each game held (a hand may take a
+    team past the target: the score says so, the cross stops at the target as on paper)."""
     dots: list[Dot] = []
     for team in (0, 1):
         earned = state.dots(team)
-        for index in range(max(len(earned), state.rules.games_to_win)):
+        for index in range(state.rules.games_to_win):
             x, y = dot_position(team, index)
             dots.append(Dot(x, y, team, earned[index] if index < len(earned) else None))
     loop = None
@@ -84,10 +85,11 @@ class Stroke:
     y2: float
 
 
-def tally(games: int) -> tuple[Stroke, ...]:
-    """Risquinhos: four upright strokes and a fifth across them, group after group."""
+def tally(games: int, target: int) -> tuple[Stroke, ...]:
+    """Risquinhos: four upright strokes and a fifth across them, group after group, up to the
+    target as on the cross."""
     strokes: list[Stroke] = []
-    for index in range(max(games, 0)):
+    for index in range(max(min(games, target), 0)):
         group, place = divmod(index, 5)
         left = 4 + group * 34
         if place < 4:

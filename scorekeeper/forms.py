@@ -166,7 +166,11 @@ class NewRubberForm(Form):
     )
     games_to_win = IntegerField(
         _l("Games to win the rubber"),
-        validators=[Optional(), _within(1, 20)],
+        validators=[
+            Optional(),
+            _within(engine.rules.MIN_GAMES_TO_WIN, engine.rules.MAX_GAMES_TO_WIN),
+        ],
+        render_kw={"inputmode": "numeric"},
     )
     tie = _setting(
         _l("A 60-60 tie"),
@@ -197,6 +201,7 @@ class NewRubberForm(Form):
     )
     melar = _setting(_l("Melar (spoil a deal under 10 points)"), _YES_NO)
 
+    GAMES_TO_WIN_OFFERED = engine.rules.GAMES_TO_WIN_OFFERED
     SETTINGS = (
         "tie",
         "bandeira",
@@ -241,7 +246,10 @@ def is_version(text: str) -> bool:
 class HandForm(Form):
     """One hand: a team's card points, or a tie, a revoke, a spoiled deal, a bandeira."""
 
-    action = HiddenField(validators=[AnyOf(HAND_ACTIONS)], default="points")
+    action = HiddenField(
+        validators=[AnyOf(HAND_ACTIONS, message=_l("Choose what happened in the hand."))],
+        default="points",
+    )
     team = RadioField(
         _l("Card points of"),
         choices=choices([("0", "0"), ("1", "1")]),
@@ -310,6 +318,8 @@ MAX_PICKED = 48
 """More values than a deck holds are not a person tapping: the rest are ignored."""
 MAX_RECORD_TEXT = 600
 """A full record written ``AS 2S 7S JS|...`` is about 130 characters."""
+MAX_TYPED_TEXT = 250
+"""A whole hand typed out (40 cards, "10H " the longest), with room for a stray one."""
 
 
 class CardListField(Field):
@@ -384,7 +394,7 @@ class ReplayForm(Form):
     card = CardListField()
     typed = StringField(
         _l("Cards, rank then suit (AS 7H)"),
-        filters=[lambda text: (text or "")[:80]],
+        filters=[lambda text: (text or "")[:MAX_TYPED_TEXT]],
         render_kw={"autocomplete": "off"},
     )
     pick = HiddenField()

@@ -56,7 +56,9 @@ def conflict(code: str) -> str:
     """Why a write was refused because of the rubber's state."""
     return {
         "stale": _("Someone else recorded a hand: here is the new score."),
-        "key_reused": _("This write key was already used for a different hand."),
+        "key_reused": _(
+            "This page had already sent a different hand: check the score, then record again."
+        ),
         "ends_early": _(
             "That change would end the rubber before the hands that follow it: undo those first."
         ),
@@ -109,6 +111,8 @@ def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
     points = hand.points[result.winner]
     if result.bandeira:
         head = _("%(points)s → bandeira, 4 games", points=points)
+    elif "capote" in result.reasons:
+        head = _("%(points)s → 2 games (capote)", points=points)
     else:
         head = ngettext(
             "%(points)s → %(num)s game",
@@ -121,7 +125,7 @@ def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
             "+ %(num)s from the tie", "+ %(num)s from the ties", result.carried_extra
         )
     if result.multiplier > 1:
-        head += " " + _("× %(multiplier)s from the ties", multiplier=result.multiplier)
+        head += " " + _("× %(multiplier)s (60-60)", multiplier=result.multiplier)
     return head
 
 
@@ -153,6 +157,10 @@ def record_problem(problem: engine.RecordProblem) -> str:
         return _("A hand has only 10 tricks.")
     if problem.code == "trump_card_suit":
         return _("The turned card %(card)s is not of the trump suit.", card=card)
+    if problem.code == "trump_card_in_deck":
+        return _(
+            "In the Azores the turned card comes from the rejected cards, not %(card)s.", card=card
+        )
     if problem.code == "trump_card_seat":
         return _(
             "The turned card %(card)s belongs to the dealer, but another seat played it.", card=card

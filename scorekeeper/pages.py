@@ -170,7 +170,7 @@ def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
         teams=rubber.teams,
         players=player_names(rubber),
         cross=diagrams.cross(state),
-        tallies=(diagrams.tally(state.games[0]), diagrams.tally(state.games[1])),
+        tallies=tuple(diagrams.tally(games, state.rules.games_to_win) for games in state.games),
         seats=diagrams.table(state),
         summaries={r.number: messages.hand_summary(r, rubber.teams) for r in state.hands},
         outcome=messages.outcome_name(state.outcome),
@@ -257,7 +257,13 @@ def undo(rubber_id: str) -> Response:
             version=form.stored_version(),
         )
     except store.Conflict as conflict:
-        flash(messages.conflict(conflict.code), "conflict")
+        if conflict.code == "stale":  # a second tap, or another phone: either way, not this
+            flash(
+                _("The hands changed meanwhile, so nothing was undone: here is the score."),
+                "conflict",
+            )
+        else:
+            flash(messages.conflict(conflict.code), "conflict")
     else:
         flash(_("The last hand was undone."), "hand")
     return redirect(url_for(".rubber", rubber_id=rubber.id))
@@ -303,7 +309,7 @@ def edit_hand(rubber_id: str, number: int) -> Any:
         _fill(form, row)
         form.version.data = str(rubber.version)
         form.key.data = secrets.token_urlsafe(16)
-        return render_template("rubbers/edit_hand.html", rubber=rubber, number=number, form=form)
+        return _edit_page(rubber, number, form)
     if form.validate():
         try:
             store.write(
@@ -326,7 +332,17 @@ def edit_hand(rubber_id: str, number: int) -> Any:
                 "hand",
             )
             return redirect(url_for(".rubber", rubber_id=rubber.id))
-    return render_template("rubbers/edit_hand.html", rubber=rubber, number=number, form=form), 422
+    return _edit_page(rubber, number, form), 422
+
+
+def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
+    return render_template(
+        "rubbers/edit_hand.html",
+        rubber=rubber,
+        number=number,
+        form=form,
+        by_cards=bool(rubber.hands[number - 1].tricks),
+    )
 
 
 def _fill(form: HandForm, row: Any) -> None:
@@ -350,6 +366,13 @@ def next_rubber(rubber_id: str) -> Response:
     """Next rubber, same table: same teams, players and rules; the deal goes on round."""
     previous = _editable_or_403(rubber_id)
     state = previous.state()
+    if not state.finished:  # a stale page: another phone undid the last hand meanwhile
+        flash(_("This rubber is not won yet: the next one starts when it is."), "conflict")
+        return redirect(url_for(".rubber", rubber_id=previous.id))
+    following = store.next_rubber_of(previous)
+    if following is not None:  # a second tap, or the other phone was first: the same table
+        store.grant(ensure_device(), following)
+        return redirect(url_for(".rubber", rubber_id=following.id))
     rubber, key = store.create_rubber(
         teams=previous.teams,
         players=previous.players,

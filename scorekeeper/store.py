@@ -131,6 +131,16 @@ def grant(device: str, rubber: Rubber) -> None:
             db.session.rollback()  # the same link opened twice at once: granted by the other
 
 
+def next_rubber_of(rubber: Rubber) -> Rubber | None:
+    """The rubber started after this one at the same table, if there is one already."""
+    return db.session.execute(
+        db.select(Rubber)
+        .where(Rubber.previous_id == rubber.id)
+        .order_by(Rubber.created_at, Rubber.id)
+        .limit(1)
+    ).scalar_one_or_none()
+
+
 def can_edit(device: str | None, rubber: Rubber) -> bool:
     return bool(device) and db.session.get(DeviceRubber, (device, rubber.id)) is not None
 

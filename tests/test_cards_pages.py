@@ -662,3 +662,28 @@ def test_the_card_pages_load_their_deferred_script_and_nothing_inline(en: FlaskC
     script = en.get("/static/cards.js")
     assert script.status_code == 200
     script.close()
+
+
+def test_a_whole_hand_typed_at_once_is_kept_and_more_is_said(en: FlaskClient) -> None:
+    page = start(en)
+    whole = " ".join(card for trick in FULL_RECORD for card in trick)
+    response = en.post(
+        page + "/replay", data={"trump": "H", "record": "", "action": "type", "typed": whole}
+    )
+    assert hidden(text(response), "record") == joined(FULL_RECORD)
+    response = en.post(
+        page + "/replay",
+        data={"trump": "H", "record": "", "action": "type", "typed": whole + " 2H"},
+    )
+    html = text(response)
+    assert "the ones typed after the 40th were left out" in html
+    assert hidden(html, "record") == joined(FULL_RECORD)
+
+
+def test_editing_a_hand_recorded_by_cards_says_its_record_goes(app: Flask, en: FlaskClient) -> None:
+    page = start(en)
+    save_record(en, page, joined(FULL_RECORD))
+    en.post(page + "/hands", data={"action": "points", "team": "0", "points": "70"})
+    warning = "This hand was recorded card by card"
+    assert warning in text(en.get(page + "/hands/1/edit"))
+    assert warning not in text(en.get(page + "/hands/2/edit"))

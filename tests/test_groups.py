@@ -161,11 +161,12 @@ def test_the_sitting_shows_each_cross_and_the_running_count(en: FlaskClient) -> 
     pages = [created]
     for points in ("95", "95"):
         en.post(created + "/hands", data={"action": "points", "team": "0", "points": points})
-    for _ in range(2):  # next rubber, same table: Eles win 4-1, then Nós win 4-2
-        pages.append(en.post(pages[-1] + "/next").location)
+    # Next rubber, same table: Eles win 4-1, then Nós win 4-2.
+    pages.append(en.post(pages[-1] + "/next").location)
     en.post(pages[1] + "/hands", data={"action": "points", "team": "0", "points": "70"})
     for _ in range(2):
         en.post(pages[1] + "/hands", data={"action": "points", "team": "1", "points": "95"})
+    pages.append(en.post(pages[-1] + "/next").location)
     for team, points in (("1", "95"), ("0", "95"), ("0", "95")):
         en.post(pages[2] + "/hands", data={"action": "points", "team": team, "points": points})
     html = en.get(pages[1] + "/sitting").get_data(as_text=True)

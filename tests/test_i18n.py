@@ -255,7 +255,7 @@ def test_a_4_0_rubber_is_a_pente_in_portugal_and_a_gato_in_brazil(
     assert not re.search(rf"\b{not_name}\b", text), text
     if accept == "pt-PT":
         assert "Partida ganha por Nós" in text
-        assert "95 → 2 jogos" in text
+        assert "95 → 2 jogos (capote)" in text
     if accept == "pt-BR":
         assert "Partida vencida por Nós" in text
 
@@ -285,3 +285,31 @@ def test_the_table_pages_render_in_every_locale(client: FlaskClient, accept: str
         html = response.get_data(as_text=True)
         assert LANG.search(html).group(1) == accept  # type: ignore[union-attr]
         assert "%(" not in html, path
+
+
+RECORD_PROBLEM_CODES = sorted(
+    set(
+        re.findall(
+            r'RecordProblem\(\s*"([a-z_]+)"', Path("scorekeeper/engine/tricks.py").read_text()
+        )
+    )
+)
+
+
+@pytest.mark.parametrize("code", RECORD_PROBLEM_CODES)
+def test_every_record_problem_the_engine_names_is_said_in_portuguese(app: Flask, code: str) -> None:
+    from scorekeeper import engine, messages
+
+    assert len(RECORD_PROBLEM_CODES) >= 8
+    problem = engine.RecordProblem(code, 1, "2H", "the engine's English sentence")
+    with app.test_request_context(headers={"Accept-Language": "pt-PT"}):
+        said = messages.record_problem(problem)
+    assert said != problem.error and "%(" not in said, said
+
+
+def test_an_unknown_hand_action_is_refused_in_portuguese(client: FlaskClient) -> None:
+    page = client.post("/rubbers").location
+    response = client.post(page + "/hands", data={"action": "nonsense"})
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "Escolha o que aconteceu na mão." in html and "must be one of" not in html

@@ -139,7 +139,7 @@ def test_recording_hands_shows_what_each_earned_and_why(app: Flask, en: FlaskCli
     assert "Tie: the next decided hand is worth 1 more game" in html
     record(en, page, team="1", points="29")  # Eles typed 29: Nós has 91
     html = en.get(page).get_data(as_text=True)
-    assert "91 → 2 games + 1 from the tie" in html
+    assert "91 → 2 games (capote) + 1 from the tie" in html
     assert score(html) == "3 – 0"
     assert "worth 1 more game" not in html
     assert hands_of(app, page) == [("tie", 60, 60, None), ("played", 91, 29, None)]
@@ -206,6 +206,18 @@ def test_all_tricks_needs_120(app: Flask, en: FlaskClient) -> None:
     assert "All the tricks means all 120 card points." in errors(response.get_data(as_text=True))
     record(en, page, team="1", points="0", all_tricks="y")  # Nós took every vaza
     assert score(en.get(page).get_data(as_text=True)) == "4 – 0"
+
+
+def test_the_cross_stops_at_the_target_while_the_score_says_more(en: FlaskClient) -> None:
+    page = start(en, preset="portugal", tie="double", games_to_win="4")
+    for _ in range(12):  # a tie worth x1024 is kept at that, whatever follows
+        en.post(page + "/hands", data={"action": "tie"})
+    record(en, page, points="61")
+    html = en.get(page).get_data(as_text=True)
+    assert score(html) == "1024 – 0"
+    assert html.count('<g class="dot team0"') == 4
+    assert html.count('class="place team1"') == 4
+    assert len(html) < 60_000  # a dot or a stroke per game held would be megabytes
 
 
 def test_pente_draws_the_loop_and_counts_four_dots(app: Flask, en: FlaskClient) -> None:
@@ -309,6 +321,28 @@ def test_next_rubber_same_table_keeps_players_and_the_deal_going_round(
     assert following.first_dealer == 2  # Carla deals the next hand
     assert following.previous_id == page.rsplit("/", 1)[-1]
     assert following.rules["games_to_win"] == 2
+
+
+def test_next_rubber_waits_for_a_winner_and_is_started_once(app: Flask, en: FlaskClient) -> None:
+    page = start(en, games_to_win="1")
+    refused = en.post(page + "/next", follow_redirects=True)
+    assert "This rubber is not won yet" in refused.get_data(as_text=True)
+    record(en, page, points="75")
+    first = en.post(page + "/next").location
+    assert en.post(page + "/next").location == first  # a double tap: the same next rubber
+    other = app.test_client()  # the other phone, with the edit link, taps it too
+    html = en.get(page).get_data(as_text=True)
+    edit_url = re.search(r'id="edit-url" readonly value="([^"]+)"', html)
+    assert edit_url
+    other.get(edit_url.group(1).replace("http://localhost", ""))
+    assert other.post(page + "/next").location == first
+    assert other.post(first + "/hands", data={"action": "tie"}).status_code == 302
+    with app.app_context():
+        previous = page.rsplit("/", 1)[-1]
+        assert (
+            len(db.session.scalars(db.select(Rubber).where(Rubber.previous_id == previous)).all())
+            == 1
+        )
 
 
 def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: FlaskClient) -> None:
@@ -478,3 +512,23 @@ def test_history_lists_the_groups_of_this_phone(app: Flask, en: FlaskClient) -> 
     assert f'href="{response.location}"' in html and "Tasca do Zé, sextas" in html
     stranger = app.test_client().get("/history").get_data(as_text=True)
     assert "Tasca do Zé" not in stranger
+
+
+def test_the_full_form_offers_the_usual_targets(client: FlaskClient) -> None:
+    html = client.get("/rubbers/new").get_data(as_text=True)
+    assert 'list="games_to_win-offered"' in html
+    offered = re.search(r'<datalist id="games_to_win-offered">(.*?)</datalist>', html)
+    assert offered and re.findall(r'value="(\d+)"', offered.group(1)) == ["1", "2", "4", "6"]
+
+
+def test_a_long_team_name_is_squeezed_into_the_cross(en: FlaskClient) -> None:
+    page = start(en, team0="Os Campeões da Tasca do Sr. Joaquim", team1="Nós")
+    record(en, page, points="70")
+    for html in (
+        en.get(page).get_data(as_text=True),
+        en.get(page + "/cross.svg").get_data(as_text=True),
+    ):
+        names = re.findall(r"<text [^>]*>(Os Campeões[^<]*|Nós)</text>", html)
+        assert names == ["Os Campeões da Tasca do Sr. Joaquim", "Nós"], names
+        squeezed = re.findall(r'<text [^>]*textLength="188"[^>]*>([^<]*)<', html)
+        assert squeezed == ["Os Campeões da Tasca do Sr. Joaquim"]

@@ -6,6 +6,7 @@ Nothing here imports Flask or SQLAlchemy; the web app shows what this package de
 from .cards import Card, CardError, Rank, Suit, card_points, deck, in_deck, rank_order
 from .rules import PRESETS, Bandeira, Direction, Manilha, Revoke, RulesError, RuleSet, Tie
 from .scoring import (
+    MAX_MULTIPLIER,
     Hand,
     HandKind,
     HandNotAllowedError,
@@ -40,6 +41,7 @@ from .tricks import (
 )
 
 __all__ = [
+    "MAX_MULTIPLIER",
     "PRESETS",
     "Bandeira",
     "Card",

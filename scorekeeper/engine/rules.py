@@ -69,6 +69,8 @@ class Direction(enum.Enum):
 
 MIN_GAMES_TO_WIN = 1
 MAX_GAMES_TO_WIN = 20
+GAMES_TO_WIN_OFFERED = (1, 2, 4, 6)
+"""The targets offered when a rubber is set up; any from 1 to 20 is accepted."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,9 @@ CAPOTE_FROM = 91
 IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
 MAX_HANDS = 200
 """No real rubber comes near this; it bounds what one rubber can store."""
+MAX_MULTIPLIER = 2**10
+"""``tie: double`` stops doubling after ten ties in a row: no table gets there, and the games a
+hand can add stay a number every database holds (unbounded, 63 ties overflowed SQLite)."""
 
 
 class ScoringError(ValueError):
@@ -421,7 +424,7 @@ def play_hand(state: RubberState, hand: Hand) -> RubberState:
             extra += 1
             reasons.append("tie_carry")
         elif rules.tie is Tie.DOUBLE:
-            multiplier *= 2
+            multiplier = min(multiplier * 2, MAX_MULTIPLIER)
             reasons.append("tie_double")
         else:
             reasons.append("tie_void")

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from scorekeeper.engine import (
+    MAX_MULTIPLIER,
     PRESETS,
     Hand,
     HandKind,
@@ -203,6 +204,16 @@ def test_tie_double_two_and_three_in_a_row() -> None:
     assert three.hands[3].multiplier == 8
     assert three.pending_multiplier == 1
     assert replay(double, [Hand.tie()] * 3 + [Hand.played(10, 110)]).games == (0, 16)
+
+
+def test_tie_double_stops_doubling_after_ten_ties() -> None:
+    double = rules(tie="double", games_to_win=20)
+    ten = replay(double, [Hand.tie()] * 10)
+    assert ten.pending_multiplier == 1024 == MAX_MULTIPLIER
+    many = replay(double, [Hand.tie()] * 150 + [Hand.played(61, 59)])
+    assert many.hands[-1].multiplier == 1024
+    assert many.games == (1024, 0) and many.finished and many.winner == NOS
+    assert len(many.dots(NOS)) == 1024
 
 
 def test_the_double_is_spent_by_one_hand() -> None:
