@@ -153,13 +153,7 @@ def create_group() -> tuple[Response, int, dict[str, str]]:
 def get_group(group_id: str) -> Response:
     group = _group(group_id)
     data = group_json(group)
-    counts = db.session.execute(
-        sa.select(sa.func.count(), group_store._count(Rubber.finished)).where(
-            Rubber.group_id == group.id
-        )
-    ).one()
-    data["rubbers"] = int(counts[0])
-    data["finished"] = int(counts[1])
+    data["rubbers"], data["finished"] = group_store.rubber_counts(group.id)
     return jsonify(data)
 
 

@@ -1,16 +1,19 @@
 """Groups in the database: their edit rights, the seat cache of their rubbers, the ratings
-kept rubber by rubber, and the statistics counted in SQL.
+kept rubber by rubber, and the statistics kept as totals.
 
 Every write of a rubber in a group rewrites that rubber's seat rows from the engine's fold
-(:func:`refresh_seats`, called by ``store.refresh``) while holding the group's lock, and, when
-the rubber's result changed, rates again from that rubber on. The pages then count the seat
-rows with a fixed number of queries, whatever the size of the group: no hand is read.
+(:func:`refresh_seats`, called by ``store.refresh``) while holding the group's lock, moves the
+group's stored totals (per player, per pair of partners, per pair of opponents, per outcome)
+by the difference between the old seat rows and the new, and, when the rubber's result
+changed, rates again from that rubber on. The pages then read those totals with a fixed
+number of queries of a size set by the number of players, whatever the number of rubbers: no
+seat row or hand is read.
 """
 
 from __future__ import annotations
 
 import hmac
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -20,7 +23,18 @@ from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
 from . import engine, review, store
-from .models import DeviceGroup, Group, GroupPlayer, GroupSeat, Rubber, db, utcnow
+from .models import (
+    DeviceGroup,
+    Group,
+    GroupOpponent,
+    GroupOutcome,
+    GroupPartner,
+    GroupPlayer,
+    GroupSeat,
+    Rubber,
+    db,
+    utcnow,
+)
 
 NEIGHBOURS = 40
 """Rubbers read on each side of one to find its sitting: no sitting is longer."""
@@ -47,9 +61,46 @@ SEAT_FIELDS = (
 )
 RATING_FIELDS = ("player_key", "team", "finished", "won")
 """What a seat row holds that the ratings depend on."""
+PLAYER_FIELDS = ("name", "mu", "sigma", "rated")
+"""What refresh_players rewrites of a player row."""
 
 seats_table: sa.Table = GroupSeat.__table__  # type: ignore[assignment]
 players_table: sa.Table = GroupPlayer.__table__  # type: ignore[assignment]
+partners_table: sa.Table = GroupPartner.__table__  # type: ignore[assignment]
+opponents_table: sa.Table = GroupOpponent.__table__  # type: ignore[assignment]
+outcomes_table: sa.Table = GroupOutcome.__table__  # type: ignore[assignment]
+
+PLAYER_TOTALS = (
+    "rubbers",
+    "won",
+    "games_won",
+    "games_lost",
+    "pentes",
+    "pentes_taken",
+    "chapeus",
+    "chapeus_taken",
+    "arrepios",
+    "arrepios_taken",
+    "bandeiras",
+    "card_points",
+    "point_hands",
+)
+PARTNER_TOTALS = ("rubbers", "won", "games_won", "games_lost")
+OPPONENT_TOTALS = ("rubbers", "won")
+TOTALS = {
+    "group_players": PLAYER_TOTALS,
+    "group_partners": PARTNER_TOTALS,
+    "group_opponents": OPPONENT_TOTALS,
+    "group_outcomes": ("rubbers",),
+}
+ALL = "all"
+"""The group_outcomes row that counts every rubber of the group, finished or not."""
+FINISHED = "finished"
+"""The group_outcomes row that counts every finished rubber of the group."""
+SHUTOUT = "shutout"
+
+Result = tuple[bool, int | None, tuple[int, int], str | None]
+"""A rubber's result as its cached columns hold it: finished, winner, games, outcome."""
 groups_table: sa.Table = Group.__table__  # type: ignore[assignment]
 
 
@@ -103,18 +154,18 @@ def known_names(group_id: str, limit: int = 60) -> list[str]:
 # The group's order and its lock -----------------------------------------------------------------
 
 
-def _at_or_after(created_at: datetime, seq: int) -> sa.ColumnElement[bool]:
-    return sa.or_(
-        Rubber.created_at > created_at,
-        sa.and_(Rubber.created_at == created_at, Rubber.group_seq >= seq),
-    )
+def _at_or_after(
+    created_at: datetime, seq: int, at: Any = Rubber.created_at, place: Any = Rubber.group_seq
+) -> sa.ColumnElement[bool]:
+    """From a place in the group's order on; the first comparison bounds an index range."""
+    return sa.and_(at >= created_at, sa.or_(at > created_at, place >= seq))
 
 
-def _before(created_at: datetime, seq: int) -> sa.ColumnElement[bool]:
-    return sa.or_(
-        Rubber.created_at < created_at,
-        sa.and_(Rubber.created_at == created_at, Rubber.group_seq < seq),
-    )
+def _before(
+    created_at: datetime, seq: int, at: Any = Rubber.created_at, place: Any = Rubber.group_seq
+) -> sa.ColumnElement[bool]:
+    """Before a place in the group's order; the first comparison bounds an index range."""
+    return sa.and_(at <= created_at, sa.or_(at < created_at, place < seq))
 
 
 def lock(group_id: str) -> None:
@@ -140,6 +191,8 @@ def _seat_row(rubber: Rubber, record: review.SeatRecord) -> dict[str, Any]:
         "rubber_id": rubber.id,
         "seat": record.seat,
         "group_id": rubber.group_id,
+        "created_at": rubber.created_at,
+        "group_seq": rubber.group_seq,
         "player_key": record.key,
         "name": record.name,
         "partner_key": record.partner_key,
@@ -180,11 +233,20 @@ def _rating_view(rows: Iterable[dict[str, Any]]) -> list[_Seat]:
     ]
 
 
-def refresh_seats(rubber: Rubber, state: engine.RubberState, *, rerate: bool = True) -> bool:
-    """Rewrite the seat rows of a rubber in a group from the engine's state; with ``rerate``,
-    rate again from this rubber on when its result changed. Returns whether it changed.
+def refresh_seats(
+    rubber: Rubber,
+    state: engine.RubberState,
+    *,
+    rerate: bool = True,
+    counted: Result | None = None,
+) -> bool:
+    """Rewrite the seat rows of a rubber in a group from the engine's state, and the group's
+    totals by the difference; with ``rerate``, rate again from this rubber on when its result
+    changed. Returns whether it changed.
 
-    A rubber new to the group takes the group's next place (its order is when it was started).
+    ``counted`` is the rubber's result as the group's totals last counted it (None for a rubber
+    new to the group). A rubber new to the group takes the group's next place (its order is
+    when it was started).
     """
     assert rubber.group_id is not None
     group_id = rubber.group_id
@@ -219,6 +281,15 @@ def refresh_seats(rubber: Rubber, state: engine.RubberState, *, rerate: bool = T
         connection.execute(seats_table.delete().where(seats_table.c.rubber_id == rubber.id))
         if new:
             connection.execute(seats_table.insert(), new)
+    totals = _Totals()
+    totals.count_seats(old, -1)
+    totals.count_seats(new, +1)
+    if counted is not None:
+        totals.count_result(counted, -1)
+    else:  # new to the group
+        totals.count_rubber()
+    totals.count_result(result_of(state), +1)
+    totals.write(group_id)
     if not rerate:
         return changed  # the caller rates again from the first rubber it wrote
     if changed:
@@ -229,35 +300,231 @@ def refresh_seats(rubber: Rubber, state: engine.RubberState, *, rerate: bool = T
     return changed
 
 
+# The group's totals, moved by each write by what it changed --------------------------------
+
+
+def result_of(state: engine.RubberState) -> Result:
+    outcome = state.outcome.value if state.outcome is not None else None
+    return (state.finished, state.winner, state.games, outcome)
+
+
+def _player_counts(row: dict[str, Any]) -> dict[str, int]:
+    """What one finished seat row adds to its player's totals (as review.add_seat counts)."""
+    won, outcome = bool(row["won"]), row["outcome"]
+    return {
+        "rubbers": 1,
+        "won": int(won),
+        "games_won": row["games_won"],
+        "games_lost": row["games_lost"],
+        "pentes": int(row["pente_given"]),
+        "pentes_taken": int(row["pente_taken"]),
+        "chapeus": int(won and outcome == "chapeu"),
+        "chapeus_taken": int(not won and outcome == "chapeu"),
+        "arrepios": int(won and outcome == "arrepio"),
+        "arrepios_taken": int(not won and outcome == "arrepio"),
+        "bandeiras": row["bandeiras"],
+        "card_points": row["card_points"],
+        "point_hands": row["point_hands"],
+    }
+
+
+class _Totals:
+    """Changes to a group's stored totals, per row of group_players, group_partners,
+    group_opponents and group_outcomes, summed before they are written."""
+
+    def __init__(self) -> None:
+        self.rows: dict[sa.Table, dict[tuple[str, ...], dict[str, int]]] = {
+            players_table: {},
+            partners_table: {},
+            opponents_table: {},
+            outcomes_table: {},
+        }
+        self.names: dict[str, str] = {}
+
+    def _add(
+        self, table: sa.Table, key: tuple[str, ...], counts: dict[str, int], sign: int
+    ) -> None:
+        row = self.rows[table].setdefault(key, {})
+        for name, value in counts.items():
+            row[name] = row.get(name, 0) + sign * value
+
+    def count_seats(self, seats: Iterable[dict[str, Any]], sign: int) -> None:
+        """Add (``sign`` +1) or take away (-1) what finished seat rows count."""
+        for row in seats:
+            if not row["finished"]:
+                continue
+            key, won = row["player_key"], int(bool(row["won"]))
+            self.names.setdefault(key, row["name"])
+            self._add(players_table, (key,), _player_counts(row), sign)
+            if row["partner_key"] is not None:
+                pair = {
+                    "rubbers": 1,
+                    "won": won,
+                    "games_won": row["games_won"],
+                    "games_lost": row["games_lost"],
+                }
+                self._add(partners_table, (key, row["partner_key"]), pair, sign)
+            for opponent in (row["opponent_a"], row["opponent_b"]):
+                if opponent is not None:
+                    self._add(opponents_table, (key, opponent), {"rubbers": 1, "won": won}, sign)
+
+    def count_rubber(self) -> None:
+        """Count one more rubber in the group."""
+        self._add(outcomes_table, (ALL,), {"rubbers": 1}, +1)
+
+    def count_result(self, result: Result, sign: int) -> None:
+        """Add or take away a rubber's result from the group's outcomes."""
+        finished, winner, games, outcome = result
+        if not finished:
+            return
+        names = [FINISHED]
+        if outcome:
+            names.append(outcome)
+        if winner is not None and games[1 - winner] == 0:
+            names.append(SHUTOUT)
+        for name in names:
+            self._add(outcomes_table, (name,), {"rubbers": 1}, sign)
+
+    def write(self, group_id: str, *, replace: bool = False) -> None:
+        """Add the changes to the stored rows: an update of the rows already there, an insert of
+        the others. With ``replace`` the changes are the whole totals: the rows start from 0."""
+        connection = db.session.connection()
+        for table, rows in self.rows.items():
+            keys = [column for column in table.primary_key.columns if column.name != "group_id"]
+            counts = TOTALS[table.name]
+            if replace:
+                if table is players_table:
+                    connection.execute(
+                        table.update()
+                        .where(table.c.group_id == group_id)
+                        .values(dict.fromkeys(counts, 0))
+                    )
+                else:
+                    connection.execute(table.delete().where(table.c.group_id == group_id))
+            changed = {key: row for key, row in rows.items() if any(row.values())}
+            if not changed:
+                continue
+            present = {
+                tuple(row)
+                for row in connection.execute(
+                    sa.select(*keys).where(
+                        table.c.group_id == group_id,
+                        keys[0].in_(sorted({key[0] for key in changed})),
+                    )
+                )
+            }
+            updates, inserts = [], []
+            for key, row in changed.items():
+                values = {name: row.get(name, 0) for name in counts}
+                if key in present:
+                    bound = {
+                        f"b_{column.name}": part for column, part in zip(keys, key, strict=True)
+                    }
+                    deltas = {f"d_{name}": value for name, value in values.items()}
+                    updates.append({"b_group_id": group_id, **bound, **deltas})
+                else:
+                    names = {column.name: part for column, part in zip(keys, key, strict=True)}
+                    if table is players_table:
+                        names["name"] = self.names[key[0]]
+                    inserts.append({"group_id": group_id, **names, **values})
+            if updates:
+                connection.execute(
+                    table.update()
+                    .where(
+                        *(
+                            column == sa.bindparam(f"b_{column.name}")
+                            for column in (table.c.group_id, *keys)
+                        )
+                    )
+                    .values({name: table.c[name] + sa.bindparam(f"d_{name}") for name in counts}),
+                    updates,
+                )
+            if inserts:
+                connection.execute(table.insert(), inserts)
+
+
+def recount(group_id: str) -> None:
+    """Count the group's totals again from its seat rows and rubbers (for rows written without
+    the writes, as a bulk load does)."""
+    connection = db.session.connection()
+    totals = _Totals()
+    totals.count_seats(
+        (
+            dict(row)
+            for row in connection.execute(
+                sa.select(seats_table).where(seats_table.c.group_id == group_id)
+            ).mappings()
+        ),
+        +1,
+    )
+    for row in connection.execute(
+        sa.select(
+            Rubber.finished, Rubber.winner, Rubber.games0, Rubber.games1, Rubber.outcome
+        ).where(Rubber.group_id == group_id)
+    ):
+        totals.count_rubber()
+        totals.count_result((row.finished, row.winner, (row.games0, row.games1), row.outcome), +1)
+    totals.write(group_id, replace=True)
+
+
+# Players and ratings --------------------------------------------------------------------------
+
+
 def refresh_players(group_id: str, keys: set[str]) -> None:
     """Rewrite the group's player rows of ``keys`` from their seats: the latest spelling of
-    the name, the rating after the latest rated rubber and the number of rated rubbers."""
+    the name, the rating after the latest rated rubber and the number of rated rubbers (the
+    totals are kept apart, by the difference each write makes)."""
     if not keys:
         return
-    latest = _latest_per_player(group_id).where(GroupSeat.player_key.in_(sorted(keys))).subquery()
     players: dict[str, dict[str, Any]] = {}
-    for row in db.session.execute(
-        sa.select(latest).where(
-            sa.or_(latest.c.rank == 1, sa.and_(latest.c.rated, latest.c.rated_rank == 1))
-        )
-    ):
-        player = players.setdefault(
-            row.player_key,
-            {"group_id": group_id, "player_key": row.player_key, "mu": None, "sigma": None},
-        )
-        if row.rank == 1:
-            player["name"] = row.name
-        player["rated"] = int(row.rated_rows or 0)
-        if row.rated and row.rated_rank == 1:
-            player["mu"], player["sigma"] = row.mu, row.sigma
+    for key in sorted(keys):
+        rated = _latest_seat(group_id, key, rated=True)
+        unrated = _latest_seat(group_id, key, rated=False)
+        seen = [row for row in (rated, unrated) if row is not None]
+        if not seen:
+            continue
+        latest = max(seen, key=lambda row: (row.created_at, row.group_seq))
+        players[key] = {
+            "group_id": group_id,
+            "player_key": key,
+            "name": latest.name,
+            "mu": rated.mu if rated is not None else None,
+            "sigma": rated.sigma if rated is not None else None,
+            "rated": _rated_count(group_id, key) if rated is not None else 0,
+        }
     connection = db.session.connection()
-    connection.execute(
-        players_table.delete().where(
-            players_table.c.group_id == group_id, players_table.c.player_key.in_(sorted(keys))
-        )
+    present = set(
+        connection.execute(
+            sa.select(players_table.c.player_key).where(
+                players_table.c.group_id == group_id, players_table.c.player_key.in_(sorted(keys))
+            )
+        ).scalars()
     )
-    if players:
-        connection.execute(players_table.insert(), list(players.values()))
+    gone = present - players.keys()
+    if gone:  # no seat left: their totals are 0 too
+        connection.execute(
+            players_table.delete().where(
+                players_table.c.group_id == group_id, players_table.c.player_key.in_(sorted(gone))
+            )
+        )
+    kept = [
+        {"b_group": group_id, "b_key": key, **{name: row[name] for name in PLAYER_FIELDS}}
+        for key, row in players.items()
+        if key in present
+    ]
+    if kept:
+        connection.execute(
+            players_table.update()
+            .where(
+                players_table.c.group_id == sa.bindparam("b_group"),
+                players_table.c.player_key == sa.bindparam("b_key"),
+            )
+            .values({name: sa.bindparam(name) for name in PLAYER_FIELDS}),
+            kept,
+        )
+    new = [row for key, row in players.items() if key not in present]
+    if new:
+        connection.execute(players_table.insert(), new)
 
 
 def _comparable(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -265,51 +532,53 @@ def _comparable(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
     return sorted(tuple(row[name] for name in names) for row in rows)
 
 
-def _latest_per_player(group_id: str) -> sa.Select[Any]:
-    """Each seat row of the group ranked within its player, the latest rubber first: ``rank``
-    among all of the player's rows, ``rated_rank`` among the rated ones (or the unrated)."""
-    ordering = (Rubber.created_at.desc(), Rubber.group_seq.desc(), GroupSeat.seat.desc())
-    return (
-        sa.select(
-            GroupSeat.player_key,
-            GroupSeat.name,
-            GroupSeat.rated,
-            GroupSeat.mu,
-            GroupSeat.sigma,
-            Rubber.created_at,
-            Rubber.group_seq,
-            sa.func.row_number()
-            .over(partition_by=GroupSeat.player_key, order_by=ordering)
-            .label("rank"),
-            sa.func.row_number()
-            .over(partition_by=(GroupSeat.player_key, GroupSeat.rated), order_by=ordering)
-            .label("rated_rank"),
-            sa.func.sum(sa.case((GroupSeat.rated, 1), else_=0))
-            .over(partition_by=GroupSeat.player_key)
-            .label("rated_rows"),
-        )
-        .join(Rubber, Rubber.id == GroupSeat.rubber_id)
-        .where(GroupSeat.group_id == group_id)
+def _is(column: Any, value: bool) -> sa.ColumnElement[bool]:
+    """``column = true`` (or false) written as an equality, which an index can seek."""
+    return column == (sa.true() if value else sa.false())  # type: ignore[no-any-return]
+
+
+def _latest_seat(
+    group_id: str, key: str, *, rated: bool, before: tuple[datetime, int] | None = None
+) -> Any:
+    """The player's latest seat row that was rated (or not), before a place in the group's
+    order if given: one seek in the index of the player's seats in order."""
+    query = sa.select(
+        GroupSeat.name, GroupSeat.mu, GroupSeat.sigma, GroupSeat.created_at, GroupSeat.group_seq
+    ).where(
+        GroupSeat.group_id == group_id,
+        GroupSeat.player_key == key,
+        _is(GroupSeat.rated, rated),
+    )
+    if before is not None:
+        query = query.where(_before(*before, GroupSeat.created_at, GroupSeat.group_seq))
+    return db.session.execute(
+        query.order_by(GroupSeat.created_at.desc(), GroupSeat.group_seq.desc()).limit(1)
+    ).first()
+
+
+def _rated_count(group_id: str, key: str) -> int:
+    """The player's rated rubbers, counted in the index of the player's seats."""
+    return int(
+        db.session.execute(
+            sa.select(sa.func.count()).where(
+                GroupSeat.group_id == group_id,
+                GroupSeat.player_key == key,
+                _is(GroupSeat.rated, True),
+            )
+        ).scalar_one()
     )
 
 
 def _ratings_before(
-    group_id: str, keys: Sequence[str], created_at: datetime, seq: int
+    group_id: str, keys: Iterable[str], created_at: datetime, seq: int
 ) -> dict[str, review.Rating]:
     """Each player's rating just before the given place in the group's order."""
-    if not keys:
-        return {}
-    latest = (
-        _latest_per_player(group_id)
-        .where(GroupSeat.player_key.in_(sorted(set(keys))), _before(created_at, seq))
-        .subquery()
-    )
-    rows = db.session.execute(
-        sa.select(latest.c.player_key, latest.c.mu, latest.c.sigma).where(
-            latest.c.rated, latest.c.rated_rank == 1
-        )
-    )
-    return {row.player_key: review.Rating(row.mu, row.sigma) for row in rows}
+    book = {}
+    for key in sorted(set(keys)):
+        row = _latest_seat(group_id, key, rated=True, before=(created_at, seq))
+        if row is not None:
+            book[key] = review.Rating(row.mu, row.sigma)
+    return book
 
 
 def rerate_from(group_id: str, created_at: datetime, seq: int) -> int:
@@ -329,9 +598,11 @@ def rerate_from(group_id: str, created_at: datetime, seq: int) -> int:
             seats_table.c.mu,
             seats_table.c.sigma,
         )
-        .join(Rubber.__table__, Rubber.id == seats_table.c.rubber_id)
-        .where(seats_table.c.group_id == group_id, _at_or_after(created_at, seq))
-        .order_by(Rubber.created_at, Rubber.group_seq, seats_table.c.seat)
+        .where(
+            seats_table.c.group_id == group_id,
+            _at_or_after(created_at, seq, seats_table.c.created_at, seats_table.c.group_seq),
+        )
+        .order_by(seats_table.c.created_at, seats_table.c.group_seq, seats_table.c.seat)
     ).mappings()
     rubbers: dict[str, list[dict[str, Any]]] = {}
     for row in rows:
@@ -390,114 +661,71 @@ def move(rubber: Rubber, group: Group) -> None:
         raise
 
 
-# The statistics, in a fixed number of queries -------------------------------------------------
-
-
-def _count(condition: sa.ColumnElement[bool]) -> sa.ColumnElement[int]:
-    return sa.func.coalesce(sa.func.sum(sa.case((condition, 1), else_=0)), 0)
-
-
-def _total(column: Any) -> sa.ColumnElement[int]:
-    return sa.func.coalesce(sa.func.sum(column), 0)
+# The statistics, read from the stored totals -------------------------------------------------
 
 
 def stats(group_id: str) -> review.GroupStats:
-    """The group's statistics from its seat and player rows, counted in SQL: seven queries,
-    no hand read."""
-    seat = GroupSeat
-    counted = sa.and_(seat.group_id == group_id, seat.finished)
+    """The group's statistics read from its stored totals: four queries, whatever the number
+    of rubbers; no seat or hand read."""
     result = review.GroupStats()
-
-    for row in db.session.execute(
-        sa.select(
-            seat.player_key,
-            sa.func.count().label("rubbers"),
-            _count(seat.won).label("won"),
-            _total(seat.games_won).label("games_won"),
-            _total(seat.games_lost).label("games_lost"),
-            _count(seat.pente_given).label("pentes"),
-            _count(seat.pente_taken).label("pentes_taken"),
-            _count(sa.and_(seat.won, seat.outcome == "chapeu")).label("chapeus"),
-            _count(sa.and_(~seat.won, seat.outcome == "chapeu")).label("chapeus_taken"),
-            _count(sa.and_(seat.won, seat.outcome == "arrepio")).label("arrepios"),
-            _count(sa.and_(~seat.won, seat.outcome == "arrepio")).label("arrepios_taken"),
-            _total(seat.bandeiras).label("bandeiras"),
-            _total(seat.card_points).label("card_points"),
-            _total(seat.point_hands).label("point_hands"),
-        )
-        .where(counted)
-        .group_by(seat.player_key)
-    ).mappings():
-        values = {name: int(value) for name, value in row.items() if name != "player_key"}
-        result.players[row["player_key"]] = review.PlayerStats(row["player_key"], **values)
-
-    for row in db.session.execute(
-        sa.select(
-            seat.player_key,
-            seat.partner_key,
-            sa.func.count().label("rubbers"),
-            _count(seat.won).label("won"),
-            _total(seat.games_won).label("games_won"),
-            _total(seat.games_lost).label("games_lost"),
-        )
-        .where(counted, seat.partner_key.is_not(None))
-        .group_by(seat.player_key, seat.partner_key)
-    ):
-        pair = (row.player_key, row.partner_key)
-        result.partners[pair] = review.PairStats(
-            tuple(sorted(pair)),  # type: ignore[arg-type]
-            int(row.rubbers),
-            int(row.won),
-            int(row.games_won),
-            int(row.games_lost),
-        )
-
-    for opponent in (seat.opponent_a, seat.opponent_b):
-        for row in db.session.execute(
-            sa.select(
-                seat.player_key,
-                opponent.label("opponent"),
-                sa.func.count().label("rubbers"),
-                _count(seat.won).label("won"),
-            )
-            .where(counted, opponent.is_not(None))
-            .group_by(seat.player_key, opponent)
-        ):
-            versus = result.versus.setdefault(
-                (row.player_key, row.opponent), review.Versus(row.player_key, row.opponent)
-            )
-            versus.rubbers += int(row.rubbers)
-            versus.won += int(row.won)
-
-    for row in db.session.execute(
+    for player in db.session.execute(
         sa.select(GroupPlayer).where(GroupPlayer.group_id == group_id)
     ).scalars():
-        result.names[row.player_key] = row.name
-        player = result.players.get(row.player_key)
-        if player is not None and row.mu is not None and row.sigma is not None:
-            player.rating = review.Rating(row.mu, row.sigma)
-            player.rated = row.rated
+        result.names[player.player_key] = player.name
+        if player.rubbers <= 0:
+            continue  # no finished rubber yet
+        found = review.PlayerStats(
+            player.player_key,
+            player.name,
+            **{name: getattr(player, name) for name in PLAYER_TOTALS},
+        )
+        if player.mu is not None and player.sigma is not None:
+            found.rating = review.Rating(player.mu, player.sigma)
+            found.rated = player.rated
+        result.players[player.player_key] = found
 
-    shutout = sa.or_(
-        sa.and_(Rubber.winner == 0, Rubber.games1 == 0),
-        sa.and_(Rubber.winner == 1, Rubber.games0 == 0),
-    )
-    outcomes: dict[str, int] = {}
-    for row in db.session.execute(
-        sa.select(Rubber.outcome, sa.func.count().label("rubbers"), _count(shutout).label("shut"))
-        .where(Rubber.group_id == group_id, Rubber.finished)
-        .group_by(Rubber.outcome)
-    ):
-        result.rubbers += int(row.rubbers)
-        if row.outcome:
-            outcomes[row.outcome] = int(row.rubbers)
-        if row.shut:
-            outcomes["shutout"] = outcomes.get("shutout", 0) + int(row.shut)
-    result.outcomes = outcomes
+    for pair in db.session.execute(
+        sa.select(GroupPartner).where(GroupPartner.group_id == group_id, GroupPartner.rubbers > 0)
+    ).scalars():
+        keys = (pair.player_key, pair.partner_key)
+        result.partners[keys] = review.PairStats(
+            tuple(sorted(keys)),  # type: ignore[arg-type]
+            pair.rubbers,
+            pair.won,
+            pair.games_won,
+            pair.games_lost,
+        )
 
-    for key, player in result.players.items():
-        player.name = result.names.get(key, key)
+    for versus in db.session.execute(
+        sa.select(GroupOpponent).where(
+            GroupOpponent.group_id == group_id, GroupOpponent.rubbers > 0
+        )
+    ).scalars():
+        result.versus[(versus.player_key, versus.opponent_key)] = review.Versus(
+            versus.player_key, versus.opponent_key, versus.rubbers, versus.won
+        )
+
+    for outcome in db.session.execute(
+        sa.select(GroupOutcome).where(GroupOutcome.group_id == group_id, GroupOutcome.rubbers > 0)
+    ).scalars():
+        if outcome.outcome == FINISHED:
+            result.rubbers = outcome.rubbers
+        elif outcome.outcome != ALL:
+            result.outcomes[outcome.outcome] = outcome.rubbers
     return result
+
+
+def rubber_counts(group_id: str) -> tuple[int, int]:
+    """The group's rubbers, and those finished, from its stored totals."""
+    counts = {
+        row.outcome: row.rubbers
+        for row in db.session.execute(
+            sa.select(GroupOutcome.outcome, GroupOutcome.rubbers).where(
+                GroupOutcome.group_id == group_id, GroupOutcome.outcome.in_((ALL, FINISHED))
+            )
+        )
+    }
+    return counts.get(ALL, 0), counts.get(FINISHED, 0)
 
 
 def full_recompute(group_id: str) -> review.GroupStats:
@@ -516,16 +744,19 @@ def full_recompute(group_id: str) -> review.GroupStats:
     return review.statistics(records)
 
 
-def rating_history(group_id: str, key: str) -> list[tuple[Rubber, float, float]]:
-    """A player's rating after each of their last rated rubbers, oldest first."""
+def rating_history(group_id: str, key: str) -> list[tuple[float, float]]:
+    """A player's rating (mu, sigma) after each of their last rated rubbers, oldest first."""
     rows = db.session.execute(
-        sa.select(Rubber, GroupSeat.mu, GroupSeat.sigma)
-        .join(GroupSeat, GroupSeat.rubber_id == Rubber.id)
-        .where(GroupSeat.group_id == group_id, GroupSeat.player_key == key, GroupSeat.rated)
-        .order_by(Rubber.created_at.desc(), Rubber.group_seq.desc())
+        sa.select(GroupSeat.mu, GroupSeat.sigma)
+        .where(
+            GroupSeat.group_id == group_id,
+            GroupSeat.player_key == key,
+            _is(GroupSeat.rated, True),
+        )
+        .order_by(GroupSeat.created_at.desc(), GroupSeat.group_seq.desc())
         .limit(CHART_POINTS)
     ).all()
-    return [(row[0], float(row[1]), float(row[2])) for row in reversed(rows)]
+    return [(float(row.mu), float(row.sigma)) for row in reversed(rows)]
 
 
 # Sittings --------------------------------------------------------------------------------------

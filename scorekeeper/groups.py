@@ -22,7 +22,7 @@ from flask import (
 from flask_babel import gettext as _
 from sqlalchemy.orm import selectinload
 
-from . import charts, diagrams, engine, group_store, messages, review, store
+from . import charts, diagrams, engine, group_store, messages, paging, review, store
 from .forms import GroupRubberForm, NewGroupForm
 from .models import DeviceRubber, Group, Rubber, db
 from .pages import _editable_or_403 as _editable_rubber_or_403
@@ -30,7 +30,6 @@ from .pages import (
     _rubber_or_404,
     current_device,
     ensure_device,
-    page_number,
     player_names,
     remember_key,
 )
@@ -62,6 +61,16 @@ def _editable_or_403(group_id: str) -> Group:
     return group
 
 
+def _place(group: Group, rubber_id: str) -> tuple[Any, Any] | None:
+    """Where a rubber of the group sits in its history, for the "Older" and "Newer" links."""
+    if not store.is_token(rubber_id):
+        return None
+    rubber = db.session.get(Rubber, rubber_id)
+    if rubber is None or rubber.group_id != group.id:
+        return None
+    return (rubber.created_at, rubber.group_seq)
+
+
 # Groups -----------------------------------------------------------------------------------------
 
 
@@ -91,16 +100,13 @@ def grant(group_id: str, key: str) -> Response:
 def group(group_id: str) -> str:
     group = _group_or_404(group_id)
     can_edit = group_store.can_edit(current_device(), group)
-    query = (
-        sa.select(Rubber)
-        .where(Rubber.group_id == group.id)
-        .order_by(Rubber.created_at.desc(), Rubber.group_seq.desc())
-    )
-    pagination = db.paginate(
-        query,
-        page=page_number(),
-        per_page=current_app.config["HISTORY_PAGE_SIZE"],
-        error_out=False,
+    pagination = paging.page(
+        sa.select(Rubber).where(Rubber.group_id == group.id),
+        (Rubber.created_at, Rubber.group_seq),
+        current_app.config["HISTORY_PAGE_SIZE"],
+        lambda rubber: rubber.id,
+        before=_place(group, request.args.get("before", "")),
+        after=_place(group, request.args.get("after", "")),
     )
     stats = group_store.stats(group.id)
     movable: list[Rubber] = []
@@ -154,11 +160,11 @@ def player(group_id: str) -> str:
         opponents=stats.toughest_opponents(key),
         history=history,
         # The chart starts from the rating everybody starts with (or where the shown part starts).
-        chart=charts.rating_chart([*_chart_start(history), *((mu, s) for _, mu, s in history)]),
+        chart=charts.rating_chart([*_chart_start(history), *history]),
     )
 
 
-def _chart_start(history: list[tuple[Rubber, float, float]]) -> list[tuple[float, float]]:
+def _chart_start(history: list[tuple[float, float]]) -> list[tuple[float, float]]:
     if len(history) >= group_store.CHART_POINTS:
         return []
     start = review.Rating()

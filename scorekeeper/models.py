@@ -150,11 +150,17 @@ class DeviceRubber(db.Model):
     """A rubber this device created or opened with its edit link: its history and its grants."""
 
     __tablename__ = "device_rubbers"
-    __table_args__ = (Index("ix_device_rubbers_device_added", "device", "added_at"),)
+    __table_args__ = (
+        Index("ix_device_rubbers_device_added", "device", "added_at"),
+        Index("ix_device_rubbers_history", "device", "created_at", "rubber_id"),
+    )
 
     device: Mapped[str] = mapped_column(String(64), primary_key=True)
     rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
     added_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime]
+    """When the rubber was started (it never changes), copied here so that a phone's history
+    is read newest first from an index, one page at a time, however long it is."""
 
     rubber: Mapped[Rubber] = relationship()
 
@@ -193,11 +199,25 @@ class GroupSeat(db.Model):
     engine's fold on every write of the rubber (see group_store.refresh_seats)."""
 
     __tablename__ = "group_seats"
-    __table_args__ = (Index("ix_group_seats_group_player", "group_id", "player_key"),)
+    __table_args__ = (
+        Index(
+            "ix_group_seats_player_order",
+            "group_id",
+            "player_key",
+            "rated",
+            "created_at",
+            "group_seq",
+        ),
+        Index("ix_group_seats_order", "group_id", "created_at", "group_seq"),
+    )
 
     rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(primary_key=True)
     group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"))
+    created_at: Mapped[datetime]
+    group_seq: Mapped[int]
+    """The rubber's place in the group's order (it never changes), copied here so that a
+    player's last rated rubbers are read from an index."""
     player_key: Mapped[str] = mapped_column(String(KEY_LENGTH))
     name: Mapped[str] = mapped_column(String(NAME_LENGTH))
     partner_key: Mapped[str | None] = mapped_column(String(KEY_LENGTH))
@@ -221,9 +241,14 @@ class GroupSeat(db.Model):
     """The player's rating after this rubber, when it was rated."""
 
 
+def _total() -> Mapped[int]:
+    return mapped_column(default=0, server_default="0")
+
+
 class GroupPlayer(db.Model):
-    """A player of a group: the latest spelling of the name and the current rating, kept by
-    every write that changes them, so the ranking is read without scanning the seats."""
+    """A player of a group: the latest spelling of the name, the current rating and the totals
+    over the group's finished rubbers, kept by every write that changes them, so the ranking
+    and the statistics are read without scanning the seats."""
 
     __tablename__ = "group_players"
 
@@ -234,3 +259,54 @@ class GroupPlayer(db.Model):
     sigma: Mapped[float | None]
     rated: Mapped[int] = mapped_column(default=0)
     """Rubbers that moved the rating."""
+    # The sums of the player's finished seat rows (see review.PlayerStats).
+    rubbers: Mapped[int] = _total()
+    won: Mapped[int] = _total()
+    games_won: Mapped[int] = _total()
+    games_lost: Mapped[int] = _total()
+    pentes: Mapped[int] = _total()
+    pentes_taken: Mapped[int] = _total()
+    chapeus: Mapped[int] = _total()
+    chapeus_taken: Mapped[int] = _total()
+    arrepios: Mapped[int] = _total()
+    arrepios_taken: Mapped[int] = _total()
+    bandeiras: Mapped[int] = _total()
+    card_points: Mapped[int] = _total()
+    point_hands: Mapped[int] = _total()
+
+
+class GroupPartner(db.Model):
+    """Two partners of a group over its finished rubbers, once from each partner's side."""
+
+    __tablename__ = "group_partners"
+
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), primary_key=True)
+    player_key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    partner_key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    rubbers: Mapped[int] = _total()
+    won: Mapped[int] = _total()
+    games_won: Mapped[int] = _total()
+    games_lost: Mapped[int] = _total()
+
+
+class GroupOpponent(db.Model):
+    """A player of a group against one opponent over its finished rubbers."""
+
+    __tablename__ = "group_opponents"
+
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), primary_key=True)
+    player_key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    opponent_key: Mapped[str] = mapped_column(String(KEY_LENGTH), primary_key=True)
+    rubbers: Mapped[int] = _total()
+    won: Mapped[int] = _total()
+
+
+class GroupOutcome(db.Model):
+    """A group's finished rubbers by outcome: ``finished`` counts them all, ``shutout`` those
+    won with the other team on 0 games, and each engine outcome name its own."""
+
+    __tablename__ = "group_outcomes"
+
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), primary_key=True)
+    outcome: Mapped[str] = mapped_column(String(16), primary_key=True)
+    rubbers: Mapped[int] = _total()

@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
-from . import diagrams, engine, messages, store
+from . import diagrams, engine, messages, paging, store
 from .forms import HandForm, NewRubberForm, UndoForm, choices
 from .i18n import LOCALE_COOKIE, LOCALES
 from .models import DeviceGroup, DeviceRubber, Group, Rubber, db
@@ -33,8 +33,6 @@ SHARED_KEYS_KEPT = 30
 links again."""
 GROUPS_LISTED = 50
 """The groups of regulars a phone's history lists, newest first."""
-HISTORY_PAGES = 10_000
-"""The last history page asked for: a larger number is this one (and an empty page)."""
 
 
 def current_device() -> str | None:
@@ -56,11 +54,6 @@ def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
     keys.pop(owner_id, None)
     keys[owner_id] = key
     session[book] = dict(list(keys.items())[-SHARED_KEYS_KEPT:])
-
-
-def page_number() -> int:
-    """The history page asked for, from 1 to HISTORY_PAGES."""
-    return min(max(request.args.get("page", 1, type=int) or 1, 1), HISTORY_PAGES)
 
 
 @bp.before_request
@@ -103,7 +96,7 @@ def home() -> str:
                 db.select(Rubber)
                 .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
                 .where(DeviceRubber.device == device)
-                .order_by(Rubber.created_at.desc())
+                .order_by(DeviceRubber.created_at.desc(), DeviceRubber.rubber_id.desc())
                 .limit(3)
             ).scalars()
         )
@@ -393,19 +386,27 @@ def next_rubber(rubber_id: str) -> Response:
     return redirect(url_for(".rubber", rubber_id=rubber.id))
 
 
+def _place(device: str | None, rubber_id: str) -> tuple[Any, Any] | None:
+    """Where a rubber sits in the device's history, for the "Older" and "Newer" links."""
+    if not device or not store.is_token(rubber_id):
+        return None
+    grant = db.session.get(DeviceRubber, (device, rubber_id))
+    return None if grant is None else (grant.created_at, grant.rubber_id)
+
+
 @bp.get("/history")
 def history() -> str:
     device = current_device()
-    page = page_number()
-    query = (
+    pagination = paging.page(
         db.select(Rubber)
         .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
         .where(DeviceRubber.device == (device or ""))
-        .order_by(Rubber.created_at.desc(), Rubber.id)
-        .options(selectinload(Rubber.hands))
-    )
-    pagination = db.paginate(
-        query, page=page, per_page=current_app.config["HISTORY_PAGE_SIZE"], error_out=False
+        .options(selectinload(Rubber.hands)),
+        (DeviceRubber.created_at, DeviceRubber.rubber_id),
+        current_app.config["HISTORY_PAGE_SIZE"],
+        lambda rubber: rubber.id,
+        before=_place(device, request.args.get("before", "")),
+        after=_place(device, request.args.get("after", "")),
     )
     crosses = {}
     for rubber in pagination.items:

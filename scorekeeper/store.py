@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -65,6 +66,9 @@ def body_hash(body: Any) -> str:
 
 def refresh(rubber: Rubber, state: engine.RubberState) -> None:
     """Rewrite the rubber's cached totals from the engine's state."""
+    # What the group's totals counted of this rubber: the cache as the last write left it
+    # (nothing for a rubber not stored yet).
+    counted = _result(rubber) if sa.inspect(rubber).has_identity else None
     rubber.games0, rubber.games1 = state.games
     rubber.hand_count = len(state.hands)
     rubber.finished = state.finished
@@ -74,7 +78,12 @@ def refresh(rubber: Rubber, state: engine.RubberState) -> None:
     if rubber.group_id is not None:
         from . import group_store  # the group's statistics cache, refreshed in the same write
 
-        group_store.refresh_seats(rubber, state)
+        group_store.refresh_seats(rubber, state, counted=counted)
+
+
+def _result(rubber: Rubber) -> tuple[bool, int | None, tuple[int, int], str | None]:
+    """The rubber's cached result: finished, winner, games and outcome."""
+    return (rubber.finished, rubber.winner, (rubber.games0, rubber.games1), rubber.outcome)
 
 
 def create_rubber(
@@ -92,6 +101,7 @@ def create_rubber(
     edit_key = new_token()
     rubber = Rubber(
         id=new_token(),
+        created_at=utcnow(),
         edit_key_hash=hash_key(edit_key),
         team0=teams[0],
         team1=teams[1],
@@ -104,7 +114,7 @@ def create_rubber(
     refresh(rubber, state)
     db.session.add(rubber)
     if device:
-        db.session.add(DeviceRubber(device=device, rubber=rubber))
+        db.session.add(DeviceRubber(device=device, rubber=rubber, created_at=rubber.created_at))
     db.session.commit()
     return rubber, edit_key
 
@@ -112,7 +122,9 @@ def create_rubber(
 def grant(device: str, rubber: Rubber) -> None:
     """Remember that this device may edit the rubber (it holds the edit link)."""
     if db.session.get(DeviceRubber, (device, rubber.id)) is None:
-        db.session.add(DeviceRubber(device=device, rubber_id=rubber.id))
+        db.session.add(
+            DeviceRubber(device=device, rubber_id=rubber.id, created_at=rubber.created_at)
+        )
         try:
             db.session.commit()
         except IntegrityError:

@@ -11,12 +11,13 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_migrate import upgrade
-from sqlalchemy import inspect, text
+from flask_migrate import downgrade, upgrade
+from sqlalchemy import inspect, select, text
 
-from scorekeeper import create_app
-from scorekeeper.models import Rubber, db
+from scorekeeper import create_app, group_store
+from scorekeeper.models import DeviceRubber, Rubber, db
 from tests.apps import fresh_app
+from tests.bulk import bulk_group
 
 
 def test_secret_key_is_generated_once_into_the_instance_folder(
@@ -82,6 +83,36 @@ def test_migrations_build_the_schema_the_models_describe(tmp_path: Path) -> None
         with db.engine.connect() as connection:
             diff = compare_metadata(MigrationContext.configure(connection), db.metadata)
         assert diff == []
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_the_migration_to_stored_totals_counts_the_groups_already_there(tmp_path: Path) -> None:
+    """Groups stored before the totals were kept: down to that revision and up again, the
+    totals the migration counts are those a full fold of every hand gives, and the phones'
+    histories know when each rubber was started."""
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'migrated.db'}"
+    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+        upgrade()
+    group_id, _ = bulk_group(app, 40, "before", device="phone")
+    with app.app_context():
+        expected = group_store.full_recompute(group_id)
+        downgrade(revision="7061fa76a869")
+        upgrade()
+        assert group_store.stats(group_id) == expected
+        assert group_store.rubber_counts(group_id) == (40, 40)
+        grants = db.session.execute(
+            select(DeviceRubber.created_at, Rubber.created_at).join(Rubber)
+        ).all()
+        assert len(grants) == 40 and all(copied == started for copied, started in grants)
+        db.session.remove()
         db.drop_all()
         db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
         db.session.commit()

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime, timedelta
-from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -17,10 +16,11 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import engine, group_store, review, store
-from scorekeeper.models import Group, GroupSeat, Rubber, db
+from scorekeeper import group_store, review
+from scorekeeper.models import Group, Rubber, db
 from scorekeeper.models import Hand as HandRow
 from tests.api_calls import new_group, new_rubber, play
+from tests.bulk import bulk_group
 
 from .test_review import build as build_small_group
 
@@ -353,12 +353,34 @@ def test_import_takes_files_larger_than_other_requests(client: FlaskClient) -> N
 # The seat cache against a full recompute ------------------------------------------------------
 
 
+def assert_totals_are_the_recount(app: Flask, group_id: str, step: object) -> review.GroupStats:
+    """The group's stored totals equal a full recompute from the stored hands (statistics and
+    ratings), a recount from its seat rows, and its rubbers counted."""
+    with app.app_context():
+        cached = group_store.stats(group_id)
+        assert cached == group_store.full_recompute(group_id), step
+        counted = db.session.execute(
+            sa.select(sa.func.count(), sa.func.count().filter(Rubber.finished)).where(
+                Rubber.group_id == group_id
+            )
+        ).one()
+        assert group_store.rubber_counts(group_id) == tuple(counted), step
+        group_store.recount(group_id)
+        assert group_store.stats(group_id) == cached, step
+        assert group_store.rubber_counts(group_id) == tuple(counted), step
+        db.session.rollback()
+        db.session.remove()
+    return cached
+
+
 def test_the_cache_follows_every_kind_of_write(app: Flask, client: FlaskClient) -> None:
-    """Random hands, edits and undos on rubbers of one group; after every write the cached
-    statistics and ratings equal a full recompute from the stored hands."""
+    """Random hands, edits and undos on rubbers of one group, new rubbers, a rubber moved in
+    and an import; after every write the stored totals and ratings equal a full recompute
+    from the stored hands."""
     rng = random.Random(7)
     names = ["Ana", "rui", "Eva", "ZÉ", " bea", "Tó", "Mia", "ana "]
     group = new_group(client)
+    exported = client.get(f"/api/v1/groups/{build_small_group(client)}/export.json").get_json()
     rubbers = []
     for _ in range(4):
         players = rng.sample(names[:7], 4)
@@ -400,93 +422,22 @@ def test_the_cache_follows_every_kind_of_write(app: Flask, client: FlaskClient) 
                 headers={"X-Group-Key": group["edit_key"], "X-Edit-Key": rubbers[-1]["edit_key"]},
             )
             assert moved.status_code == 200
-        with app.app_context():
-            cached = group_store.stats(group["id"])
-            assert cached == group_store.full_recompute(group["id"]), step
-            db.session.remove()
-    assert cached.rubbers >= 2  # the walk finished some rubbers
-
-
-# Building large groups quickly, with the same rows the writes make ------------------------------
-
-POOL = ["Ana", "Rui", "Eva", "Zé", "Bea", "Tó", "Mia", "Gil", "Lia", "Rita", "Nuno", "Sara"]
-
-
-def templates() -> list[list[engine.Hand]]:
-    """Rubbers of 20 hands under the online preset (ties count for nothing): a pente, a
-    chapéu, an arrepio and a bandeira."""
-    tie, win, lose = engine.Hand.tie(), engine.Hand.played(70), engine.Hand.played(30)
-    return [
-        [tie] * 16 + [win] * 4,
-        [tie] * 15 + [lose] + [win] * 4,
-        [tie] * 13 + [lose] * 3 + [win] * 4,
-        [tie] * 19 + [engine.Hand.played(0, 120, all_tricks=True)],
-    ]
-
-
-def bulk_group(app: Flask, count: int, name: str = "Bulk") -> tuple[str, list[str]]:
-    """A group of ``count`` finished rubbers of 20 hands each, written with executemany."""
-    rules = engine.RuleSet.from_dict({"preset": "online"})
-    folded = [(hands, engine.replay(rules, hands)) for hands in templates()]
-    start = datetime(2025, 1, 1, 20, 0)
-    with app.app_context():
-        group, _ = group_store.create_group(name)
-        group_id = group.id
-        rubbers, hand_rows, seats = [], [], []
-        for index in range(count):
-            hands, state = folded[index % len(folded)]
-            players = [POOL[(index + offset) % len(POOL)] for offset in (0, 3, 6, 9)]
-            if index % 5 == 0:
-                players[0] = f" {players[0].upper()} "
-            rubber_id = f"{name}-{index:06d}"
-            rubbers.append(
-                {
-                    "id": rubber_id,
-                    "edit_key_hash": store.hash_key(rubber_id),
-                    "team0": "Nós",
-                    "team1": "Eles",
-                    "players": players,
-                    "first_dealer": 0,
-                    "rules": rules.to_dict(),
-                    "created_at": start + timedelta(minutes=index),
-                    "updated_at": start + timedelta(minutes=index),
-                    "version": 1,
-                    "games0": state.games[0],
-                    "games1": state.games[1],
-                    "hand_count": len(hands),
-                    "finished": state.finished,
-                    "winner": state.winner,
-                    "outcome": state.outcome.value if state.outcome else None,
-                    "group_id": group_id,
-                    "group_seq": index + 1,
-                }
+        if step % 20 == 10:  # a new rubber joins now and then
+            players = rng.sample(names[:7], 4)
+            rubbers.append(new_rubber(client, group, players=players))
+        if step == 45:  # an import of rubbers played before all of these
+            imported = client.post(
+                f"/api/v1/groups/{group['id']}/import",
+                json=exported,
+                headers={"X-Group-Key": group["edit_key"]},
             )
-            for number, hand in enumerate(hands, start=1):
-                points = hand.points or (None, None)
-                hand_rows.append(
-                    {
-                        "rubber_id": rubber_id,
-                        "number": number,
-                        "kind": hand.kind.value,
-                        "points0": points[0],
-                        "points1": points[1],
-                        "all_tricks": hand.all_tricks,
-                        "team": hand.team,
-                        "created_at": start,
-                    }
-                )
-            shell = SimpleNamespace(id=rubber_id, group_id=group_id)
-            seats.extend(
-                group_store._seat_row(shell, record)  # type: ignore[arg-type]
-                for record in review.seat_records(players, state)
-            )
-        connection = db.session.connection()
-        connection.execute(sa.insert(Rubber.__table__), rubbers)
-        connection.execute(sa.insert(HandRow.__table__), hand_rows)
-        connection.execute(sa.insert(GroupSeat.__table__), seats)
-        group_store.rerate_from(group_id, start, 1)
-        db.session.commit()
-    return group_id, [row["id"] for row in rubbers]
+            assert imported.get_json()["created"] == 5
+            rubbers.extend(imported.get_json()["rubbers"][-1:])  # the one still in play
+        cached = assert_totals_are_the_recount(app, group["id"], step)
+    assert cached.rubbers >= 5  # four imported finished, and the walk finished some
+
+
+# Large groups ------------------------------------------------------------------------------
 
 
 @contextmanager
@@ -506,10 +457,13 @@ def counted_queries(app: Flask) -> Iterator[list[str]]:
 
 
 def review_urls(group_id: str, rubber_ids: list[str], page: int) -> dict[str, str]:
+    """The review pages of a group, its history at the place where page ``page`` (of 20
+    rubbers, newest first) starts: its "Older" link from the page before."""
     middle = rubber_ids[len(rubber_ids) // 2]
+    above = rubber_ids[-(page - 1) * 20]
     return {
         "group page": f"/g/{group_id}",
-        "history page": f"/g/{group_id}?page={page}",
+        "history page": f"/g/{group_id}?before={above}",
         "statistics page": f"/g/{group_id}/stats",
         "player page": f"/g/{group_id}/player?name=rui",
         "sitting page": f"/r/{middle}/sitting",
@@ -540,16 +494,60 @@ def test_queries_per_page_do_not_grow_with_the_group(app: Flask) -> None:
     assert max(few.values()) <= 10, few
 
 
+def test_a_phones_history_takes_the_same_queries_however_long(app: Flask) -> None:
+    """Page 1 and a deep page of a phone's history of 2,000 rubbers take the queries they take
+    for 100 (and the same rows: 20 rubbers of 20 hands)."""
+    histories = {
+        phone: bulk_group(app, count, phone, device=phone)[1]
+        for phone, count in (("short", 100), ("long", 2000))
+    }
+    counts = {}
+    for phone, ids in histories.items():
+        client = app.test_client()
+        with client.session_transaction() as session:
+            session["device"] = phone
+        client.get("/")
+        for name, url in (("first", "/history"), ("deep", f"/history?before={ids[-60]}")):
+            with counted_queries(app) as statements:
+                html = client.get(url).get_data(as_text=True)
+            start = -1 if name == "first" else -61
+            assert re.findall(r'href="/r/([^"/]+)"', html) == ids[start : start - 20 : -1]
+            counts[phone, name] = len(statements)
+    assert counts["short", "first"] == counts["long", "first"] <= 4, counts
+    assert counts["short", "deep"] == counts["long", "deep"] <= 5, counts
+
+
 def test_history_is_paginated(app: Flask) -> None:
     group_id, ids = bulk_group(app, 45, "paged")
+    other_id, other_ids = bulk_group(app, 3, "other")
     client = app.test_client()
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     first = client.get(f"/g/{group_id}").get_data(as_text=True)
     assert first.count('class="sitting-link"') == 20
-    assert ids[-1] in first and ids[0] not in first and "Older" in first
-    last = client.get(f"/g/{group_id}?page=3").get_data(as_text=True)
-    assert last.count('class="sitting-link"') == 5 and ids[0] in last and "Newer" in last
-    assert client.get(f"/g/{group_id}?page=99999999").status_code == 200
+    assert ids[-1] in first and ids[0] not in first and "Newer" not in first
+    assert f"?before={ids[25]}" in first
+    second = client.get(f"/g/{group_id}?before={ids[25]}").get_data(as_text=True)
+    assert shown(second) == ids[5:25][::-1]
+    assert f"?after={ids[24]}" in second and f"?before={ids[5]}" in second
+    last = client.get(f"/g/{group_id}?before={ids[5]}").get_data(as_text=True)
+    assert shown(last) == ids[:5][::-1] and "Older" not in last and f"?after={ids[4]}" in last
+    assert (
+        shown(client.get(f"/g/{group_id}?after={ids[4]}").get_data(as_text=True))
+        == (ids[5:25][::-1])
+    )
+    top = client.get(f"/g/{group_id}?after={ids[24]}").get_data(as_text=True)
+    assert shown(top) == shown(first) and "Newer" not in top
+    # A rubber of another group, or no rubber, is no place in this history: the first page.
+    for place in (other_ids[0], "nope", "x" * 10_000, "", "99999999"):
+        for link in ("before", "after"):
+            response = client.get(f"/g/{group_id}?{link}={place}")
+            assert response.status_code == 200
+            assert shown(response.get_data(as_text=True)) == ids[25:][::-1], (link, place)
+
+
+def shown(html: str) -> list[str]:
+    """The ids of the rubbers a group's history page lists, in order."""
+    return re.findall(r'href="/r/([^"/]+)/sitting"', html)
 
 
 SCALE_RUBBERS = int(os.environ.get("SCALE_RUBBERS", "10000"))

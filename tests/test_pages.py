@@ -442,16 +442,34 @@ def test_history_lists_this_phones_rubbers_newest_first_paginated(
     app: Flask, en: FlaskClient
 ) -> None:
     app.config["HISTORY_PAGE_SIZE"] = 2
-    pages = [start(en, team0=f"Mesa {n}") for n in range(3)]
+    pages = [start(en, team0=f"Mesa {n}") for n in range(5)]
+    ids = [page.rsplit("/", 1)[-1] for page in pages]
     record(en, pages[0], points="95")
     html = en.get("/history").get_data(as_text=True)
-    assert html.index("Mesa 2") < html.index("Mesa 1")
-    assert "Mesa 0" not in html and "Older" in html
-    older = en.get("/history?page=2").get_data(as_text=True)
-    assert "Mesa 0 2 – 0 Eles" in older and "Newer" in older
-    assert older.count('role="img"') == 1
-    stranger = app.test_client().get("/history").get_data(as_text=True)
-    assert "Mesa" not in stranger
+    assert html.index("Mesa 4") < html.index("Mesa 3")
+    assert "Mesa 2" not in html and "Newer" not in html
+    assert f"/history?before={ids[3]}" in html
+    middle = en.get(f"/history?before={ids[3]}").get_data(as_text=True)
+    assert html_rows(middle) == ["Mesa 2", "Mesa 1"]
+    assert f"/history?after={ids[2]}" in middle and f"/history?before={ids[1]}" in middle
+    older = en.get(f"/history?before={ids[1]}").get_data(as_text=True)
+    assert "Mesa 0 2 – 0 Eles" in older and f"/history?after={ids[0]}" in older
+    assert "Older" not in older and older.count('role="img"') == 1
+    # Newer from the last page, then from the middle one: back at the top.
+    assert html_rows(en.get(f"/history?after={ids[0]}").get_data(as_text=True)) == [
+        "Mesa 2",
+        "Mesa 1",
+    ]
+    top = en.get(f"/history?after={ids[2]}").get_data(as_text=True)
+    assert html_rows(top) == ["Mesa 4", "Mesa 3"] and "Newer" not in top
+    stranger = app.test_client()
+    assert "Mesa" not in stranger.get("/history").get_data(as_text=True)
+    assert "Mesa" not in stranger.get(f"/history?before={ids[4]}").get_data(as_text=True)
+
+
+def html_rows(html: str) -> list[str]:
+    """The team names of a history page's rubbers, in order."""
+    return re.findall(r"<strong>(Mesa \d)", html)
 
 
 def test_unknown_rubber_is_a_404_page(en: FlaskClient) -> None:
