@@ -380,7 +380,7 @@ class _Totals:
         names = [FINISHED]
         if outcome:
             names.append(outcome)
-        if winner is not None and games[1 - winner] == 0:
+        if engine.is_pente(games, winner):
             names.append(SHUTOUT)
         for name in names:
             self._add(outcomes_table, (name,), {"rubbers": 1}, sign)
@@ -773,9 +773,7 @@ def sitting_view(rubber: Rubber) -> review.SittingRubber:
         ),
         finished=rubber.finished,
         winner=rubber.winner,
-        shutout=rubber.finished
-        and rubber.winner is not None
-        and (rubber.games0, rubber.games1)[1 - rubber.winner] == 0,
+        shutout=rubber.finished and engine.is_pente((rubber.games0, rubber.games1), rubber.winner),
     )
 
 

@@ -139,8 +139,8 @@ def seat_records(
                 won=won,
                 games_won=state.games[team],
                 games_lost=state.games[1 - team],
-                pente_given=won and state.shutout,
-                pente_taken=lost and state.shutout,
+                pente_given=won and state.pente,
+                pente_taken=lost and state.pente,
                 outcome=state.outcome.value if state.outcome is not None else None,
                 bandeiras=bandeiras[team],
                 card_points=points[team],
@@ -329,7 +329,7 @@ def rubber_record(players: Sequence[str | None] | None, state: engine.RubberStat
     return RubberRecord(
         finished=state.finished,
         outcome=state.outcome.value if state.outcome is not None else None,
-        shutout=state.finished and state.shutout,
+        shutout=state.finished and state.pente,
         seats=seat_records(players, state),
     )
 

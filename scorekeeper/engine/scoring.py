@@ -15,6 +15,8 @@ CAPOTE_FROM = 91
 IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
 MAX_HANDS = 200
 """No real rubber comes near this; it bounds what one rubber can store."""
+PENTE_GAMES = 4
+"""A pente is 4-0: the four arm ends of the cross filled, the loser's empty."""
 MAX_MULTIPLIER = 2**10
 """``tie: double`` stops doubling after ten ties in a row: no table gets there, and the games a
 hand can add stay a number every database holds (unbounded, 63 ties overflowed SQLite)."""
@@ -289,6 +291,17 @@ class RubberState:
         """Whether the rubber was won with the other team on 0 games (the pente loop is drawn)."""
         return self.winner is not None and self.games[1 - self.winner] == 0
 
+    @property
+    def pente(self) -> bool:
+        """Whether the rubber is a pente (pt-BR gato): won with 4 games or more against none.
+
+        >>> replay(RuleSet(), [Hand.played(95), Hand.played(95)]).pente
+        True
+        >>> replay(RuleSet(revoke=Revoke.LOSE_RUBBER), [Hand.revoke(1)]).pente  # won, but 0-0
+        False
+        """
+        return is_pente(self.games, self.winner)
+
     def dots(self, team: int) -> tuple[int, ...]:
         """The hand number behind each game the team holds now, in the order they were marked.
 
@@ -303,6 +316,16 @@ class RubberState:
             elif added < 0:
                 del marks[added:]
         return tuple(marks)
+
+
+def is_pente(games: tuple[int, int], winner: int | None) -> bool:
+    """Whether a rubber won by ``winner`` with these games is a pente: the loser on 0, the
+    winner on the 4 games the loop goes round (more under a higher target or a bandeira).
+
+    >>> is_pente((4, 0), 0), is_pente((2, 0), 0), is_pente((0, 0), 1)
+    (True, False, False)
+    """
+    return winner is not None and games[1 - winner] == 0 and games[winner] >= PENTE_GAMES
 
 
 def new_rubber(rules: RuleSet, first_dealer: int = 0) -> RubberState:
