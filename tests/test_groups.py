@@ -238,3 +238,13 @@ def test_review_pages_render_in_every_locale(client: FlaskClient, accept: str, w
         html = response.get_data(as_text=True)
         assert "%(" not in html, path
     assert word in client.get(f"/r/{rubber_id}/sitting").get_data(as_text=True)
+
+
+def test_ratings_are_written_the_readers_way(en: FlaskClient) -> None:
+    group_id = build_small_group(en)
+    for accept, mark in (("en", "."), ("pt-PT", ","), ("pt-BR", ",")):
+        html = en.get(f"/g/{group_id}", headers={"Accept-Language": accept}).get_data(as_text=True)
+        ratings = re.findall(r'<span class="rating">([^<]+)</span>', html)
+        assert ratings and all(re.fullmatch(rf"-?\d+\{mark}\d", value) for value in ratings), (
+            ratings
+        )
