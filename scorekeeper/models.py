@@ -56,7 +56,9 @@ class Rubber(db.Model):
     players: Mapped[list[str] | None] = mapped_column(JSON)
     first_dealer: Mapped[int]
     rules: Mapped[dict[str, Any]] = mapped_column(JSON)
-    previous_id: Mapped[str | None] = mapped_column(ForeignKey("rubbers.id"), index=True)
+    previous_id: Mapped[str | None] = mapped_column(
+        ForeignKey("rubbers.id"), index=True, unique=True
+    )
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     version: Mapped[int] = mapped_column(nullable=False)

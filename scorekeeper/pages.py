@@ -18,6 +18,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
@@ -369,21 +370,27 @@ def next_rubber(rubber_id: str) -> Response:
     if not state.finished:  # a stale page: another phone undid the last hand meanwhile
         flash(_("This rubber is not won yet: the next one starts when it is."), "conflict")
         return redirect(url_for(".rubber", rubber_id=previous.id))
+    # One next rubber per rubber: a second tap, or the other phone's, lands on the same one.
     following = store.next_rubber_of(previous)
-    if following is not None:  # a second tap, or the other phone was first: the same table
-        store.grant(ensure_device(), following)
-        return redirect(url_for(".rubber", rubber_id=following.id))
-    rubber, key = store.create_rubber(
-        teams=previous.teams,
-        players=previous.players,
-        first_dealer=state.dealer,
-        rules=previous.rule_set(),
-        previous_id=previous.id,
-        device=ensure_device(),
-        group_id=previous.group_id,
-    )
-    remember_key(rubber.id, key)
-    return redirect(url_for(".rubber", rubber_id=rubber.id))
+    if following is None:
+        try:
+            following, key = store.create_rubber(
+                teams=previous.teams,
+                players=previous.players,
+                first_dealer=state.dealer,
+                rules=previous.rule_set(),
+                previous_id=previous.id,
+                device=ensure_device(),
+                group_id=previous.group_id,
+            )
+            remember_key(following.id, key)
+        except IntegrityError:  # the other tap got there a moment before
+            db.session.rollback()
+            following = store.next_rubber_of(previous)
+            if following is None:
+                raise
+    store.grant(ensure_device(), following)
+    return redirect(url_for(".rubber", rubber_id=following.id))
 
 
 def _place(device: str | None, rubber_id: str) -> tuple[Any, Any] | None:

@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, select, text
 
-from scorekeeper import create_app, group_store
+from scorekeeper import create_app, engine, group_store, store
 from scorekeeper.models import DeviceRubber, Rubber, db
 from tests.apps import fresh_app
 from tests.bulk import bulk_group
@@ -104,6 +104,7 @@ def test_the_migration_to_stored_totals_counts_the_groups_already_there(tmp_path
     group_id, _ = bulk_group(app, 40, "before", device="phone")
     with app.app_context():
         expected = group_store.full_recompute(group_id)
+        db.session.remove()  # its reads must not hold the tables the migrations change
         downgrade(revision="7061fa76a869")
         upgrade()
         assert group_store.stats(group_id) == expected
@@ -112,6 +113,43 @@ def test_the_migration_to_stored_totals_counts_the_groups_already_there(tmp_path
             select(DeviceRubber.created_at, Rubber.created_at).join(Rubber)
         ).all()
         assert len(grants) == 40 and all(copied == started for copied, started in grants)
+        db.session.remove()
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_the_migration_to_one_next_rubber_keeps_the_first_started(tmp_path: Path) -> None:
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'migrated.db'}"
+    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+        upgrade(revision="b6bfed50b2cd")  # before the index was unique: a double tap stored two
+        made = [
+            store.create_rubber(
+                teams=("Nós", "Eles"),
+                players=None,
+                first_dealer=0,
+                rules=engine.RuleSet(),
+                previous_id=previous,
+            )[0].id
+            for previous in (None, None, None)
+        ]
+        for rubber_id in made[1:]:
+            db.session.execute(
+                text("UPDATE rubbers SET previous_id = :first WHERE id = :id"),
+                {"first": made[0], "id": rubber_id},
+            )
+        db.session.commit()
+        db.session.remove()  # no transaction of the test's may hold the table the index is on
+        upgrade()
+        chained = db.session.execute(select(Rubber.id, Rubber.previous_id)).all()
+        assert sorted(previous or "" for _, previous in chained) == ["", "", made[0]]
+        assert dict(chained)[made[1]] == made[0]  # the first started keeps the link
         db.session.remove()
         db.drop_all()
         db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))

@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import engine
+from scorekeeper import engine, store
 from scorekeeper.models import Hand, Rubber, db
 
 
@@ -343,6 +343,19 @@ def test_next_rubber_waits_for_a_winner_and_is_started_once(app: Flask, en: Flas
             len(db.session.scalars(db.select(Rubber).where(Rubber.previous_id == previous)).all())
             == 1
         )
+
+
+def test_two_taps_at_once_start_one_next_rubber(
+    app: Flask, en: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    page = start(en, games_to_win="1")
+    record(en, page, points="75")
+    first = en.post(page + "/next").location
+    looked_up = store.next_rubber_of
+    # The second tap looks before the first has stored its rubber: the index stops it.
+    answers = iter([None])
+    monkeypatch.setattr(store, "next_rubber_of", lambda r: next(answers, None) or looked_up(r))
+    assert en.post(page + "/next").location == first
 
 
 def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: FlaskClient) -> None:
