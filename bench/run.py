@@ -139,7 +139,8 @@ def get_lua(cookie: str | None = None, gzip_ok: bool = False) -> str:
 
 
 def post_lua(cookie: str, paths: list[str], body: str) -> str:
-    """POST one hand to each rubber of the pool in turn (wrk does not follow the redirect)."""
+    """POST one hand to each rubber of the pool in turn, each with its own write key, as the
+    hand form sends it (wrk does not follow the redirect)."""
     listed = ", ".join(_lua_string(path) for path in paths)
     return f"""
 wrk.method = "POST"
@@ -147,10 +148,13 @@ wrk.headers["Cookie"] = {_lua_string(cookie)}
 wrk.headers["Content-Type"] = "application/x-www-form-urlencoded"
 local paths = {{{listed}}}
 local body = {_lua_string(body)}
+local run = {_lua_string(secrets.token_hex(6))}
 local turn = 0
 request = function()
+  -- A fresh write key each time, as the hand form carries one.
   turn = turn + 1
-  return wrk.format("POST", paths[(turn % #paths) + 1], nil, body)
+  local key = "&key=" .. run .. "-" .. turn
+  return wrk.format("POST", paths[(turn % #paths) + 1], nil, body .. key)
 end
 """
 
@@ -209,6 +213,7 @@ class Seeded:
             )
             if answer.status_code not in (302, 303):
                 raise RuntimeError(f"seeding a hand answered {answer.status_code}")
+        client.get(self.page)  # shows the last hand's note, so the session carries no more
         cookie = client.get_cookie("session")
         if cookie is None:
             raise RuntimeError("the phone got no session")

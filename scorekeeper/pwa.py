@@ -52,7 +52,10 @@ def service_worker() -> Response:
     source = _static("sw.js").read_text(encoding="utf-8")
     config = {
         "version": shell_version(),
-        "shell": [url_for("static", filename=name) for name in SHELL] + [url_for(".manifest")],
+        # The bare paths: the worker answers a page's hashed URL (?v=…) from its copy of the
+        # file, whatever the hash (it ignores the query), and a new hash is a new worker.
+        "shell": [url_for("static", filename=name, v=None) for name in SHELL]
+        + [url_for(".manifest")],
     }
     if CONFIG_LINE not in source:
         raise RuntimeError("static/sw.js lost its CONFIG line")
@@ -65,7 +68,10 @@ def service_worker() -> Response:
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     """The manifest in the phone's language (the link asks for it with the language cookie)."""
-    png = {size: url_for("static", filename=f"icons/icon-{size}.png") for size in (192, 512)}
+    # Bare paths, as in the worker's shell: the manifest is fetched again (no-cache) anyway.
+    png = {
+        size: url_for("static", filename=f"icons/icon-{size}.png", v=None) for size in (192, 512)
+    }
     data = {
         "id": url_for("pages.home"),
         "name": _("Sueca scorekeeper"),
@@ -88,7 +94,7 @@ def manifest() -> Response:
                 "purpose": "maskable",
             },
             {
-                "src": url_for("static", filename="icons/icon.svg"),
+                "src": url_for("static", filename="icons/icon.svg", v=None),
                 "sizes": "any",
                 "type": "image/svg+xml",
             },

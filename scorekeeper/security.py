@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from flask import Flask, Response, request
 from flask.sessions import SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
@@ -16,6 +17,13 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
+
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Made once per app rather than on every request (the secret key does not change)."""
+        made = app.extensions.get("session_serializer")
+        if made is None:
+            made = app.extensions["session_serializer"] = super().get_signing_serializer(app)
+        return made
 
 
 def _headers(response: Response) -> Response:
