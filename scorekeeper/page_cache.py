@@ -63,7 +63,7 @@ class Answer:
             response = Response(self.html, mimetype="text/html")
         else:
             if self._gzipped is None:
-                self._gzipped = delivery.gzipped(self.html)
+                self._gzipped = delivery.gzipped(self.html, delivery.KEPT_GZIP_LEVEL)
             response = Response(self._gzipped, mimetype="text/html")
             response.headers["Content-Encoding"] = "gzip"
         response.vary.add("Accept-Encoding")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import secrets
 from datetime import UTC
 from typing import Any
@@ -264,13 +265,17 @@ def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
     return _render(rubber, form), status
 
 
+INDENT = re.compile(r"\n\s+")
+"""The templates' indentation: the page carries none of it to the phone (it has no <pre>)."""
+
+
 def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str:
     state = rubber.state()
     can_edit = store.can_edit(current_device(), rubber)
     form.key.data = write_key or secrets.token_urlsafe(16)
     form.version.data = str(rubber.version)
     edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
-    return render_template(
+    page = render_template(
         "rubbers/show.html",
         rubber=rubber,
         state=state,
@@ -291,6 +296,7 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
         else None,
         share_url=url_for(".rubber", rubber_id=rubber.id, _external=True),
     )
+    return INDENT.sub("\n", page)
 
 
 @bp.get("/r/<rubber_id>/edit/<key>")

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
+from .delivery import minified
 from .i18n import html_lang
 
 bp = Blueprint("pwa", __name__)
@@ -60,7 +61,9 @@ def service_worker() -> Response:
     if CONFIG_LINE not in source:
         raise RuntimeError("static/sw.js lost its CONFIG line")
     script = source.replace(CONFIG_LINE, f"var CONFIG = {json.dumps(config)};")
-    response = Response(script, mimetype="application/javascript")
+    response = Response(
+        minified(script.encode(), "application/javascript"), mimetype="application/javascript"
+    )
     response.headers["Cache-Control"] = "no-cache"
     return response
 
