@@ -13,6 +13,7 @@ import gzip
 import importlib
 import importlib.util
 import json
+import math
 import os
 import platform
 import secrets
@@ -416,6 +417,7 @@ LCP_SCRIPT = """() => new Promise((resolve) => {
     const entries = list.getEntries();
     resolve(entries[entries.length - 1].startTime);
   }).observe({type: "largest-contentful-paint", buffered: true});
+  setTimeout(() => resolve(NaN), 15000);  // no paint at all: not measured, not a hang
 })"""
 
 
@@ -455,7 +457,10 @@ def largest_contentful_paint(seeded: Seeded, env: dict[str, str]) -> list[Figure
                 )
                 cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
                 tab.goto(app_url + seeded.page, wait_until="load")
-                samples.append(tab.evaluate(LCP_SCRIPT) / 1000)
+                painted = tab.evaluate(LCP_SCRIPT)
+                if not isinstance(painted, int | float) or math.isnan(painted):
+                    raise RuntimeError("the page reported no Largest Contentful Paint")
+                samples.append(painted / 1000)
                 tab.close()
         finally:
             browser.close()

@@ -28,12 +28,13 @@ COMPRESSIBLE = frozenset(
         "text/plain",
         "application/javascript",
         "text/javascript",
-        "application/json",
         "application/manifest+json",
         "image/svg+xml",
     }
 )
-"""What is worth compressing: text; PNG files are compressed already."""
+"""What is worth compressing: the text a browser fetches; PNG files are compressed already.
+The API's JSON is left alone: its answers are short, and its clients are scripts that may not
+take gzip however they ask."""
 SMALLEST = 256
 """Shorter answers are sent as they are: gzip would save little more than its own header."""
 GZIP_LEVEL = 6

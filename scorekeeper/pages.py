@@ -30,7 +30,7 @@ from werkzeug.wrappers import Response
 
 from . import diagrams, engine, messages, page_cache, store
 from .forms import HandForm, NewRubberForm, UndoForm, choices
-from .i18n import LOCALE_COOKIE, LOCALES
+from .i18n import DEFAULT_LOCALE, LOCALE_COOKIE, LOCALES
 from .models import DeviceGroup, DeviceRubber, Group, Rubber, db
 
 bp = Blueprint("pages", __name__)
@@ -189,7 +189,7 @@ def _kept_page(rubber_id: str) -> Response:
     version, updated_at, holder = found
     can_edit = bool(device) and holder is not None
     edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
-    locale = str(get_locale())
+    locale = str(get_locale() or DEFAULT_LOCALE)
     if "csrf_token" not in session:
         generate_csrf()  # the session's token, which every form of the page carries
     answer_key = (
