@@ -38,7 +38,7 @@ HOST = "127.0.0.1"
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "8"))
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
-ROUNDS = int(os.environ.get("BENCH_ROUNDS", "2"))
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 WRITE_POOL = 300
 """Rubbers the write figure spreads its hands over, so that none grows long."""
 SCORES = ("75", "60", "30", "95", "50", "61", "59", "88", "32", "70", "20", "64")
@@ -306,6 +306,8 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
             runs.append((revalidated, app_url + seeded.page, conditional_lua))
         for _ in range(ROUNDS):
             for samples, url, lua in runs:
+                if samples is writes:  # write keys never used before: a repeat stores nothing
+                    lua = post_lua(seeded.cookie, seeded.pool, write_body)
                 report = wrk(url, lua, workdir)
                 if report["errors"]:
                     problems.append(f"{report['errors']} errors loading {urlsplit(url).path}")
@@ -502,7 +504,8 @@ def engine_figures(workdir: Path) -> list[Figure]:
         item["name"]: item["stats"]["median"] * 1e6
         for item in json.loads(report.read_text())["benchmarks"]
     }
-    request = medians["test_benchmark_rubber_page_request"]
+    rendered = medians["test_benchmark_rubber_page_rendered"]
+    kept = medians["test_benchmark_rubber_page_request"]
     figures = []
     for test, name in (
         ("test_benchmark_verify_record", "engine: verify a full trick record"),
@@ -511,11 +514,13 @@ def engine_figures(workdir: Path) -> list[Figure]:
         figures.append(
             figure(
                 name,
-                100 * medians[test] / request,
+                100 * medians[test] / rendered,
                 5.0,
                 "<=",
                 "% of a page request",
-                f"{medians[test]:,.0f} µs, a rubber page request {request:,.0f} µs (median)",
+                f"{medians[test]:,.0f} µs; the rubber page request that folds and renders "
+                f"{rendered:,.0f} µs (median), {100 * medians[test] / kept:.0f} % of one "
+                f"answered from the kept rendering ({kept:,.0f} µs), where the engine does not run",
             )
         )
     return figures
