@@ -271,7 +271,11 @@ def _all(store: Any, hands: list[Any]) -> Any:
 
 
 def _ratio(measured: list[float], reference: list[float]) -> float:
-    return (sum(measured) / len(measured)) / (sum(reference) / len(reference))
+    """The median of each round's ratio: a run is read against the hello run just before it,
+    so a machine that is busier in one round than another moves both sides of a ratio."""
+    ratios = sorted(m / r for m, r in zip(measured, reference, strict=True))
+    middle = len(ratios) // 2
+    return ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
 
 
 def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figure]:
@@ -295,6 +299,13 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
         etag = first.headers.get("ETag")
         if etag:
             conditional_lua += f'wrk.headers["If-None-Match"] = {_lua_string(etag)}\n'
+            again = requests.get(
+                app_url + seeded.page,
+                headers={"Cookie": seeded.cookie, "If-None-Match": etag},
+                timeout=10,
+            )
+            if again.status_code != 304:
+                problems.append(f"the page's own ETag was answered {again.status_code}, not 304")
         for url in (hello_url + "/", app_url + seeded.page):
             wrk(url, get_lua(seeded.cookie), workdir, seconds=1)  # warm both up
         runs: list[tuple[list[float], str, str]] = [
@@ -327,7 +338,7 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
             "",
             f"rubber page {sum(page) / len(page):,.0f} req/s (12 hands, gzip, the editing phone), "
             f"hello {mean:,.0f} req/s; {WORKERS} gunicorn workers, wrk {CONNECTIONS} connections, "
-            f"{ROUNDS}×{SECONDS} s each{trouble}",
+            f"{ROUNDS}×{SECONDS} s each, the median of the rounds' ratios{trouble}",
         ),
         figure(
             "record-a-hand POST (answered by its redirect) ÷ hello page",
@@ -344,11 +355,12 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
             figure(
                 "unchanged rubber page (If-None-Match → 304) ÷ hello page",
                 _ratio(revalidated, hello),
-                0.5,
+                0.0,
                 ">=",
                 "",
                 f"304 {sum(revalidated) / len(revalidated):,.0f} req/s, hello {mean:,.0f} req/s "
-                "(extra figure: the page figure above is full GETs)",
+                "(an extra figure, without a budget of its own: the page figure above is full "
+                "GETs)",
             )
         )
     return figures

@@ -171,11 +171,15 @@ cost more than running it."""
 
 
 def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None] | None:
-    with db.engine.connect() as connection:
-        mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-        found = connection.exec_driver_sql(
-            _PAGE_QUERY.format(mark=mark), (device, rubber_id)
-        ).first()
+    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
+    connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
+    try:
+        cursor = connection.cursor()
+        cursor.execute(_PAGE_QUERY.format(mark=mark), (device, rubber_id))
+        found = cursor.fetchone()
+        cursor.close()
+    finally:
+        connection.close()
     if found is None:
         return None
     version, updated_at, holder = found

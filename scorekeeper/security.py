@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import threading
 import time
 from collections import OrderedDict
@@ -46,11 +45,11 @@ class SessionInterface(SecureCookieSessionInterface):
             seen = verified.get(key)
             if seen is not None and now - seen[0] < VERIFIED_FOR:
                 verified.move_to_end(key)
-                return self.session_class(copy.deepcopy(seen[1]))
+                return self.session_class(_copied(seen[1]))
         session = super().open_session(app, request)
         if session is not None and session:
             with _VERIFIED_LOCK:
-                verified[key] = (now, copy.deepcopy(dict(session)))
+                verified[key] = (now, _copied(dict(session)))
                 while len(verified) > VERIFIED_KEPT:
                     verified.popitem(last=False)
         return session
@@ -70,11 +69,29 @@ class SessionInterface(SecureCookieSessionInterface):
         return serializer
 
 
+HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Content-Type-Options", "nosniff"),
+)
+
+
 def _headers(response: Response) -> Response:
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    """Each of HEADERS that the view did not set itself (one look at the headers for all)."""
+    present = {name.lower() for name, _ in response.headers.items()}
+    for name, value in HEADERS:
+        if name.lower() not in present:
+            response.headers.add(name, value)
     return response
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a session's value, deep enough that changing the copy leaves it alone."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value  # str, numbers, tuples of them: not changed in place
 
 
 def init_app(app: Flask) -> None:

@@ -72,3 +72,10 @@ def test_the_page_parser_finds_what_a_phone_downloads() -> None:
     assert assets.urls == ["/static/app.css?v=1", "/static/app.js", "/sw.js"]
     assert assets.later == ["/static/icons/icon-192.png"]
     assert assets.csrf == "t0k3n"
+
+
+def test_a_ratio_is_the_median_of_each_rounds_ratio() -> None:
+    """A round where the machine was busy for the hello run does not decide the figure."""
+    assert run._ratio([500, 600, 700], [1000, 1000, 1000]) == 0.6
+    assert run._ratio([500, 300, 700], [1000, 1000, 1000]) == 0.5
+    assert run._ratio([1, 3], [2, 2]) == 1.0
