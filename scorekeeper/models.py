@@ -106,7 +106,8 @@ class Rubber(db.Model):
 
     def state(self) -> engine.RubberState:
         """The engine's fold of the stored hands."""
-        if "hands" in inspect(self).unloaded and self.id is not None:
+        stored = inspect(self)
+        if stored.persistent and "hands" in stored.unloaded:
             # Only the columns the fold reads, without making a Hand object of each row.
             rows = db.session.execute(
                 select(Hand.kind, Hand.points0, Hand.points1, Hand.all_tricks, Hand.team)

@@ -236,7 +236,8 @@ def append_hand(
         state = engine.play_hand(before, hand)
         row = Hand(number=len(before.hands) + 1)
         row.set_input(hand, trump, tricks)
-        if "hands" in inspect(rubber).unloaded:
+        stored = inspect(rubber)
+        if stored.persistent and "hands" in stored.unloaded:
             row.rubber_id = rubber.id  # no need to load every hand to add one
             db.session.add(row)
         else:
