@@ -19,7 +19,7 @@ install: $(VENV)/.installed $(COMPILED)
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $@
 
 %.mo: %.po $(VENV)/.installed
@@ -37,8 +37,8 @@ fuzz: install
 		tests/test_fuzz.py tests/test_crash.py tests/test_two_phones.py
 
 lint: install
-	$(BIN)/ruff check scorekeeper tests
-	$(BIN)/ruff format --check scorekeeper tests
+	$(BIN)/ruff check scorekeeper tests bench
+	$(BIN)/ruff format --check scorekeeper tests bench
 	$(BIN)/mypy scorekeeper/engine
 
 # Extract the interface's strings and merge them into the three catalogues.
@@ -46,6 +46,9 @@ messages: install
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k lazy_gettext -o scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations
 
+# The figures of docs/performance.md, each against a reference measured in the same run; prints
+# the table, writes bench/results.json and fails when a budget is missed. Needs wrk (Debian's
+# package: apt-get install wrk) and Chromium, as the browser tests do.
 bench: install
-	$(BIN)/python -m pytest tests/engine/test_benchmark.py tests/test_benchmark_request.py \
-		--benchmark-enable --benchmark-only --benchmark-columns=min,median,mean,rounds
+	@command -v wrk >/dev/null || { echo "make bench needs wrk: apt-get install wrk"; exit 2; }
+	$(BIN)/python -m bench

@@ -51,6 +51,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+        # The cookie is signed again only when the session changes (every write does), not on
+        # each page: a phone that only looks keeps its session 400 days after its last write.
+        SESSION_REFRESH_EACH_REQUEST=False,
         MAX_CONTENT_LENGTH=256 * 1024,
         BABEL_DEFAULT_LOCALE="pt_PT",
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
@@ -64,7 +67,20 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     app.config["SECRET_KEY"] = _secret_key(app)
 
-    from . import api, cards, errors, export, group_api, groups, i18n, pages, pwa, security
+    from . import (
+        api,
+        cards,
+        delivery,
+        errors,
+        export,
+        group_api,
+        groups,
+        i18n,
+        page_cache,
+        pages,
+        pwa,
+        security,
+    )
     from .forms import csrf
     from .models import db, migrate
 
@@ -72,6 +88,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=_asset_folder("migrations"))
     i18n.init_app(app)
     security.init_app(app)
+    delivery.init_app(app)
+    page_cache.init_app(app)
     errors.init_app(app)
     csrf.init_app(app)
     csrf.exempt(api.bp)  # the API authenticates each write by its X-Edit-Key header

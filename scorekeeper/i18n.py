@@ -22,6 +22,8 @@ def select_locale() -> str:
     chosen = request.cookies.get(LOCALE_COOKIE)
     if chosen in LOCALES:
         return chosen
+    if "Accept-Language" not in request.headers:
+        return DEFAULT_LOCALE
     best = request.accept_languages.best_match(list(_ACCEPTED))
     return _ACCEPTED.get(best or "", DEFAULT_LOCALE)
 

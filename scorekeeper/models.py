@@ -8,7 +8,17 @@ from typing import Any
 
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import JSON, Engine, ForeignKey, Index, String, UniqueConstraint, event
+from sqlalchemy import (
+    JSON,
+    Engine,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+    event,
+    inspect,
+    select,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from . import engine
@@ -29,7 +39,11 @@ SQLITE_BUSY_TIMEOUT_MS = 10_000
 
 @event.listens_for(Engine, "connect")
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    """WAL lets the score be read while a hand is written; the busy timeout waits for a lock."""
+    """WAL lets the score be read while a hand is written; the busy timeout waits for a lock.
+
+    synchronous=FULL: a hand the server has acknowledged is on the disk, through a power cut
+    too, at the cost of a wait for the disk on every write (docs/decisions.md).
+    """
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
@@ -93,9 +107,18 @@ class Rubber(db.Model):
 
     def state(self) -> engine.RubberState:
         """The engine's fold of the stored hands."""
-        return engine.replay(
-            self.rule_set(), [hand.to_engine() for hand in self.hands], self.first_dealer
-        )
+        stored = inspect(self)
+        if stored.persistent and "hands" in stored.unloaded:
+            # Only the columns the fold reads, without making a Hand object of each row.
+            rows = db.session.execute(
+                select(Hand.kind, Hand.points0, Hand.points1, Hand.all_tricks, Hand.team)
+                .where(Hand.rubber_id == self.id)
+                .order_by(Hand.number)
+            )
+            inputs = [Hand.engine_input(*row) for row in rows]
+        else:
+            inputs = [hand.to_engine() for hand in self.hands]
+        return engine.replay(self.rule_set(), inputs, self.first_dealer)
 
 
 class Hand(db.Model):
@@ -119,10 +142,16 @@ class Hand(db.Model):
     rubber: Mapped[Rubber] = relationship(back_populates="hands")
 
     def to_engine(self) -> engine.Hand:
+        return Hand.engine_input(self.kind, self.points0, self.points1, self.all_tricks, self.team)
+
+    @staticmethod
+    def engine_input(
+        kind: str, points0: int | None, points1: int | None, all_tricks: bool, team: int | None
+    ) -> engine.Hand:
         points = None
-        if self.points0 is not None and self.points1 is not None:
-            points = (self.points0, self.points1)
-        return engine.Hand(engine.HandKind(self.kind), points, self.all_tricks, self.team)
+        if points0 is not None and points1 is not None:
+            points = (points0, points1)
+        return engine.Hand(engine.HandKind(kind), points, all_tricks, team)
 
     def set_input(
         self, hand: engine.Hand, trump: str | None, tricks: list[list[str]] | None

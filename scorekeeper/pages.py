@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 import secrets
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import (
@@ -18,13 +21,15 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
+from flask_wtf.form import SUBMIT_METHODS
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
-from . import diagrams, engine, messages, paging, store
+from . import diagrams, engine, messages, page_cache, paging, store
 from .forms import HandForm, NewRubberForm, UndoForm, choices
-from .i18n import LOCALE_COOKIE, LOCALES
+from .i18n import LOCALE_COOKIE, LOCALES, select_locale
 from .models import DeviceGroup, DeviceRubber, Group, Rubber, db
 
 bp = Blueprint("pages", __name__)
@@ -60,7 +65,12 @@ def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
 @bp.before_request
 def _refuse_nul() -> None:
     """No address or form field needs a NUL character, and PostgreSQL cannot hold one."""
-    if "\x00" in request.path or any("\x00" in value for _, value in request.form.items(True)):
+    if "\x00" in request.path:
+        abort(400)
+    # Forms read a body only when it was posted (Flask-WTF's submit methods).
+    if request.method in SUBMIT_METHODS and any(
+        "\x00" in value for _, value in request.form.items(True)
+    ):
         abort(400)
 
 
@@ -142,11 +152,117 @@ def _start(form: NewRubberForm, rules: engine.RuleSet) -> Response:
 
 
 @bp.get("/r/<rubber_id>")
-def rubber(rubber_id: str) -> str:
-    rubber = _rubber_or_404(rubber_id)
-    form = HandForm(formdata=None)
-    _prefill(form)
-    return _show(rubber, form)
+def rubber(rubber_id: str) -> Any:
+    if request.args or "_flashes" in session or current_app.debug:
+        # A form prefilled from the address, or a note shown once: this answer's own page.
+        rubber = _rubber_or_404(rubber_id)
+        form = HandForm(formdata=None)
+        _prefill(form)
+        return _show(rubber, form)
+    return _kept_page(rubber_id)
+
+
+_PAGE_QUERY = (
+    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device FROM rubbers"
+    " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
+    " AND device_rubbers.device = {mark} WHERE rubbers.id = {mark}"
+)
+"""What a kept rubber page needs to know: the rubber's version and whether this phone may edit.
+Sent to the driver as it is: on the page's busiest path, building and compiling a statement
+cost more than running it."""
+
+
+def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None] | None:
+    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
+    connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
+    try:
+        cursor = connection.cursor()
+        cursor.execute(_PAGE_QUERY.format(mark=mark), (device, rubber_id))
+        found = cursor.fetchone()
+        cursor.close()
+    finally:
+        connection.close()
+    if found is None:
+        return None
+    version, updated_at, holder = found
+    if isinstance(updated_at, str):  # SQLite's driver leaves a date as its text
+        updated_at = datetime.fromisoformat(updated_at)
+    return int(version), updated_at, holder
+
+
+def _kept_page(rubber_id: str) -> Response:
+    """The rubber page from one small query: rendered once per version of the rubber, and the
+    same answer again to a phone that asks again before the rubber changes (see page_cache)."""
+    if not store.is_token(rubber_id):
+        abort(404)
+    device = current_device()
+    found = _page_facts(rubber_id, device or "")
+    if found is None:
+        abort(404)
+    version, updated_at, holder = found
+    can_edit = bool(device) and holder is not None
+    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
+    locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
+    if "csrf_token" not in session:
+        generate_csrf()  # the session's token, which every form of the page carries
+    answer_key = (
+        rubber_id,
+        version,
+        locale,
+        can_edit,
+        edit_key,
+        session.get("csrf_token"),
+        request.scheme,
+        request.host,
+    )
+    etag = hashlib.sha256(
+        repr((*answer_key, current_app.extensions["build_id"])).encode()
+    ).hexdigest()[:32]
+    cache = page_cache.pages()
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        answer = cache.answers.get(answer_key)
+        if answer is None:
+            answer = _answer(rubber_id, version, can_edit, edit_key, locale)
+            if answer.version == version:  # else a write came in between: keep nothing
+                cache.answers.put(answer_key, answer)
+        response = answer.response(gzip_ok="gzip" in request.accept_encodings)
+    # Weak: a phone may get a copy with another write key in its hand form; either will do.
+    response.set_etag(etag, weak=True)
+    response.last_modified = updated_at.replace(tzinfo=UTC)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+def _answer(
+    rubber_id: str, version: int, can_edit: bool, edit_key: str | None, locale: str
+) -> page_cache.Answer:
+    """This phone's page: the kept rendering with its own parts filled in, else a new one."""
+    cache = page_cache.pages()
+    parts = {
+        "csrf_token": generate_csrf(),
+        "write_key": secrets.token_urlsafe(16),
+        "edit_key": edit_key or "",
+    }
+    render_key = (
+        rubber_id,
+        version,
+        locale,
+        can_edit,
+        edit_key is not None,
+        request.scheme,
+        request.host,
+    )
+    page = cache.page(render_key, parts)
+    if page is None:
+        rubber = _rubber_or_404(rubber_id)
+        page = _render(rubber, HandForm(formdata=None), write_key=parts["write_key"])
+        version = rubber.version
+        if rubber.version == render_key[1]:
+            cache.keep(render_key, page, parts)
+    return page_cache.Answer(page.encode(), version)
 
 
 def _prefill(form: HandForm) -> None:
@@ -159,9 +275,17 @@ def _prefill(form: HandForm) -> None:
 
 
 def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
+    return _render(rubber, form), status
+
+
+INDENT = re.compile(r"\n\s+")
+"""The templates' indentation: the page carries none of it to the phone (it has no <pre>)."""
+
+
+def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str:
     state = rubber.state()
     can_edit = store.can_edit(current_device(), rubber)
-    form.key.data = secrets.token_urlsafe(16)
+    form.key.data = write_key or secrets.token_urlsafe(16)
     form.version.data = str(rubber.version)
     edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
     page = render_template(
@@ -185,7 +309,7 @@ def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
         else None,
         share_url=url_for(".rubber", rubber_id=rubber.id, _external=True),
     )
-    return page, status
+    return INDENT.sub("\n", page)
 
 
 @bp.get("/r/<rubber_id>/edit/<key>")
@@ -196,20 +320,21 @@ def grant(rubber_id: str, key: str) -> Response:
         abort(404)
     store.grant(ensure_device(), rubber)
     remember_key(rubber.id, key)
-    return redirect(url_for(".rubber", rubber_id=rubber.id))
+    return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
-def _written_flash(rubber: Rubber, written: store.Written) -> None:
+def _written_flash(teams: tuple[str, str], written: store.Written) -> None:
     if written.repeated:
         return
     last = written.state.hands[-1] if written.state.hands else None
     if last is not None:
-        flash(messages.hand_summary(last, rubber.teams), "hand")
+        flash(messages.hand_summary(last, teams), "hand")
 
 
 @bp.post("/r/<rubber_id>/hands")
 def record_hand(rubber_id: str) -> Any:
     rubber = _editable_or_403(rubber_id)
+    teams = rubber.teams  # read before the write, which leaves the rubber to be loaded again
     form = HandForm()
     form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if not form.validate():
@@ -228,9 +353,9 @@ def record_hand(rubber_id: str) -> Any:
         return _refused(rubber, form)
     except store.Conflict as conflict:
         flash(messages.conflict(conflict.code), "conflict")
-        return redirect(url_for(".rubber", rubber_id=rubber.id))
-    _written_flash(rubber, written)
-    return redirect(url_for(".rubber", rubber_id=rubber.id))
+        return redirect(url_for(".rubber", rubber_id=rubber_id))
+    _written_flash(teams, written)
+    return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
 def _refused(rubber: Rubber, form: HandForm) -> Any:
@@ -248,7 +373,7 @@ def undo(rubber_id: str) -> Response:
     form = UndoForm()
     if not form.validate():
         flash(_("This page is out of date: reload it."), "conflict")
-        return redirect(url_for(".rubber", rubber_id=rubber.id))
+        return redirect(url_for(".rubber", rubber_id=rubber_id))
     try:
         store.write(
             rubber.id,
@@ -267,7 +392,7 @@ def undo(rubber_id: str) -> Response:
             flash(messages.conflict(conflict.code), "conflict")
     else:
         flash(_("The last hand was undone."), "hand")
-    return redirect(url_for(".rubber", rubber_id=rubber.id))
+    return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
 @bp.get("/r/<rubber_id>/hands/<int:number>")
@@ -325,14 +450,14 @@ def edit_hand(rubber_id: str, number: int) -> Any:
         except store.Conflict as conflict:
             if conflict.code not in ("ends_early", "cards_shift"):
                 flash(messages.conflict(conflict.code), "conflict")
-                return redirect(url_for(".rubber", rubber_id=rubber.id))
+                return redirect(url_for(".rubber", rubber_id=rubber_id))
             form.action.errors = [*form.action.errors, messages.conflict(conflict.code)]
         else:
             flash(
                 _("Hand %(number)s was changed; the score was counted again.", number=number),
                 "hand",
             )
-            return redirect(url_for(".rubber", rubber_id=rubber.id))
+            return redirect(url_for(".rubber", rubber_id=rubber_id))
     return _edit_page(rubber, number, form), 422
 
 

@@ -10,6 +10,7 @@ from flask import Blueprint, Response, current_app, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
+from .delivery import minified
 from .i18n import html_lang
 
 bp = Blueprint("pwa", __name__)
@@ -52,12 +53,17 @@ def service_worker() -> Response:
     source = _static("sw.js").read_text(encoding="utf-8")
     config = {
         "version": shell_version(),
-        "shell": [url_for("static", filename=name) for name in SHELL] + [url_for(".manifest")],
+        # The bare paths: the worker answers a page's hashed URL (?v=…) from its copy of the
+        # file, whatever the hash (it ignores the query), and a new hash is a new worker.
+        "shell": [url_for("static", filename=name, v=None) for name in SHELL]
+        + [url_for(".manifest")],
     }
     if CONFIG_LINE not in source:
         raise RuntimeError("static/sw.js lost its CONFIG line")
     script = source.replace(CONFIG_LINE, f"var CONFIG = {json.dumps(config)};")
-    response = Response(script, mimetype="application/javascript")
+    response = Response(
+        minified(script.encode(), "application/javascript"), mimetype="application/javascript"
+    )
     response.headers["Cache-Control"] = "no-cache"
     return response
 
@@ -65,7 +71,10 @@ def service_worker() -> Response:
 @bp.get("/manifest.webmanifest")
 def manifest() -> Response:
     """The manifest in the phone's language (the link asks for it with the language cookie)."""
-    png = {size: url_for("static", filename=f"icons/icon-{size}.png") for size in (192, 512)}
+    # Bare paths, as in the worker's shell: the manifest is fetched again (no-cache) anyway.
+    png = {
+        size: url_for("static", filename=f"icons/icon-{size}.png", v=None) for size in (192, 512)
+    }
     data = {
         "id": url_for("pages.home"),
         "name": _("Sueca scorekeeper"),
@@ -88,7 +97,7 @@ def manifest() -> Response:
                 "purpose": "maskable",
             },
             {
-                "src": url_for("static", filename="icons/icon.svg"),
+                "src": url_for("static", filename="icons/icon.svg", v=None),
                 "sizes": "any",
                 "type": "image/svg+xml",
             },

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, request
-from flask.sessions import SecureCookieSessionInterface
+import threading
+import time
+from collections import OrderedDict
+from typing import Any
+
+from flask import Flask, Request, Response, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import URLSafeTimedSerializer
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
@@ -11,18 +17,81 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
+VERIFIED_KEPT = 1024
+"""Session cookies a worker remembers having verified, the least recently seen forgotten first."""
+VERIFIED_FOR = 3600.0
+"""Seconds a verified cookie is trusted without checking its signature again."""
+
+
+_VERIFIED_LOCK = threading.Lock()  # the development server answers in threads
+
+
 class SessionInterface(SecureCookieSessionInterface):
-    """The signed-cookie session, marked Secure whenever the request came over HTTPS."""
+    """The signed-cookie session, marked Secure whenever the request came over HTTPS.
+
+    A phone sends the same cookie with every request until its session changes: a cookie whose
+    signature was checked in the last hour is read from memory (a forged one is never there).
+    """
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not cookie:
+            return super().open_session(app, request)
+        verified: OrderedDict[tuple[Any, str], tuple[float, dict[str, Any]]]
+        verified = app.extensions.setdefault("verified_sessions", OrderedDict())
+        key = (app.secret_key, cookie)  # a new secret key trusts no cookie signed with the old
+        now = time.monotonic()
+        with _VERIFIED_LOCK:
+            seen = verified.get(key)
+            if seen is not None and now - seen[0] < VERIFIED_FOR:
+                verified.move_to_end(key)
+                return self.session_class(_copied(seen[1]))
+        session = super().open_session(app, request)
+        if session is not None and session:
+            with _VERIFIED_LOCK:
+                verified[key] = (now, _copied(dict(session)))
+                while len(verified) > VERIFIED_KEPT:
+                    verified.popitem(last=False)
+        return session
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
+    def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
+        """Made once per secret key rather than on every request."""
+        made = app.extensions.get("session_serializer")
+        if made is None or made[0] != app.secret_key:
+            made = app.extensions["session_serializer"] = (
+                app.secret_key,
+                super().get_signing_serializer(app),
+            )
+        serializer: URLSafeTimedSerializer | None = made[1]
+        return serializer
+
+
+HEADERS = (
+    ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
+    ("Referrer-Policy", "same-origin"),
+    ("X-Content-Type-Options", "nosniff"),
+)
+
 
 def _headers(response: Response) -> Response:
-    response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    """Each of HEADERS that the view did not set itself (one look at the headers for all)."""
+    present = {name.lower() for name, _ in response.headers.items()}
+    for name, value in HEADERS:
+        if name.lower() not in present:
+            response.headers.add(name, value)
     return response
+
+
+def _copied(value: Any) -> Any:
+    """A copy of a session's value, deep enough that changing the copy leaves it alone."""
+    if isinstance(value, dict):
+        return {key: _copied(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_copied(item) for item in value]
+    return value  # str, numbers, tuples of them: not changed in place
 
 
 def init_app(app: Flask) -> None:

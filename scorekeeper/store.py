@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
+from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -188,7 +189,9 @@ def write(
     digest = body_hash(body)
     for attempt in range(RETRIES):
         try:
-            return _write_once(rubber_id, change, key, digest, version, status, respond)
+            return _write_once(
+                rubber_id, change, key, digest, version, status, respond, fresh=attempt > 0
+            )
         except (StaleDataError, IntegrityError, OperationalError) as error:
             db.session.rollback()
             if isinstance(error, OperationalError) and not _lost_a_race(error):
@@ -211,8 +214,14 @@ def _write_once(
     version: int | None,
     status: int,
     respond: Respond | None,
+    *,
+    fresh: bool,
 ) -> Written:
-    db.session.expire_all()
+    if fresh:
+        # Another write got there first: read everything again. The first attempt may use what
+        # this request has loaded already, since the rubber's version column refuses a write
+        # based on a stale read (StaleDataError, then this retry).
+        db.session.expire_all()
     rubber = db.session.get(Rubber, rubber_id)
     if rubber is None:
         raise LookupError(rubber_id)
@@ -245,10 +254,16 @@ def append_hand(
     """The change that records one more hand."""
 
     def change(rubber: Rubber) -> engine.RubberState:
-        state = engine.play_hand(rubber.state(), hand)
-        row = Hand(number=len(rubber.hands) + 1)
+        before = rubber.state()
+        state = engine.play_hand(before, hand)
+        row = Hand(number=len(before.hands) + 1)
         row.set_input(hand, trump, tricks)
-        rubber.hands.append(row)
+        stored = inspect(rubber)
+        if stored.persistent and "hands" in stored.unloaded:
+            row.rubber_id = rubber.id  # no need to load every hand to add one
+            db.session.add(row)
+        else:
+            rubber.hands.append(row)
         return state
 
     return change

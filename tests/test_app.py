@@ -175,7 +175,8 @@ def test_pages_carry_no_inline_script_or_style(client: FlaskClient) -> None:
     scripts = re.findall(r"<script([^>]*)>([^<]*)</script>", html)
     assert scripts, "the rubber page loads its few scripts"
     for attributes, body in scripts:
-        assert re.search(r' src="/static/[a-z]+\.js"', attributes) and " defer" in attributes
+        assert re.search(r' src="/static/[a-z]+\.js\?v=[0-9a-f]{12}"', attributes)
+        assert " defer" in attributes
         assert not body.strip()
     assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in html
 

@@ -1,0 +1,5 @@
+"""``python -m bench``: run every figure of the benchmark."""
+
+from bench.run import main
+
+raise SystemExit(main())

@@ -1,0 +1,164 @@
+"""How answers travel: gzip, and static files under hashed URLs that browsers keep for a year.
+
+A static URL carries the hash of the file (``/static/app.css?v=3f9c…``): that URL is cached as
+immutable, and a changed file gets a new URL. Static files are small, so each is read whole once,
+minified when it is a stylesheet or a script, and kept with its gzip copy (no file stays open,
+and no file is compressed twice).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import mimetypes
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import rcssmin
+import rjsmin
+from flask import Flask, Response, abort, current_app, request
+from werkzeug.security import safe_join
+
+COMPRESSIBLE = frozenset(
+    {
+        "text/html",
+        "text/css",
+        "text/plain",
+        "application/javascript",
+        "text/javascript",
+        "application/manifest+json",
+        "image/svg+xml",
+    }
+)
+"""What is worth compressing: the text a browser fetches; PNG files are compressed already.
+The API's JSON is left alone: its answers are short, and its clients are scripts that may not
+take gzip however they ask."""
+SMALLEST = 256
+"""Shorter answers are sent as they are: gzip would save little more than its own header."""
+GZIP_LEVEL = 6
+KEPT_GZIP_LEVEL = 9
+"""For what is compressed once and sent many times: static files, kept rubber pages."""
+YEAR = 365 * 24 * 3600
+HASH_LENGTH = 12
+
+
+@dataclass(frozen=True)
+class StaticFile:
+    """A static file as read once: its bytes, their gzip, and the hash its URL carries."""
+
+    data: bytes
+    gzipped: bytes | None
+    digest: str
+    mimetype: str
+    mtime_ns: int
+
+
+def gzipped(data: bytes, level: int = GZIP_LEVEL) -> bytes:
+    # mtime=0: the same file gives the same bytes in every worker, so one ETag fits all.
+    return gzip.compress(data, level, mtime=0)
+
+
+def minified(data: bytes, mimetype: str) -> bytes:
+    """A stylesheet or script without its comments and spaces (the files keep them for people).
+
+    >>> minified(b"a { color: red; } /* why */", "text/css")
+    b'a{color:red}'
+    """
+    if mimetype == "text/css":
+        return bytes(rcssmin.cssmin(data))
+    if mimetype == "application/javascript":
+        return bytes(rjsmin.jsmin(data))
+    return data
+
+
+def _load(path: str) -> StaticFile:
+    with open(path, "rb") as source:
+        data = source.read()
+        mtime_ns = os.fstat(source.fileno()).st_mtime_ns
+    mimetype = mimetypes.guess_type(path)[0] or "application/octet-stream"
+    if mimetype == "text/javascript":
+        mimetype = "application/javascript"
+    digest = hashlib.sha256(data).hexdigest()[:HASH_LENGTH]
+    data = minified(data, mimetype)
+    packed = None
+    if mimetype in COMPRESSIBLE and len(data) >= SMALLEST:
+        packed = gzipped(data, KEPT_GZIP_LEVEL)
+        if len(packed) >= len(data):
+            packed = None
+    return StaticFile(data, packed, digest, mimetype, mtime_ns)
+
+
+def static_file(filename: str) -> StaticFile | None:
+    """The static file ``filename`` as last read, read again when it changed on disk."""
+    folder = current_app.static_folder or ""
+    path = safe_join(folder, filename)
+    if path is None:
+        return None
+    try:
+        mtime_ns = os.stat(path).st_mtime_ns
+    except (OSError, ValueError):
+        return None
+    if not Path(path).is_file():
+        return None
+    files: dict[str, StaticFile] = current_app.extensions["static_files"]
+    known = files.get(path)
+    if known is None or known.mtime_ns != mtime_ns:
+        known = files[path] = _load(path)
+    return known
+
+
+def _hashed_static_urls(endpoint: str, values: dict[str, Any]) -> None:
+    """``url_for("static", filename=…)`` adds the file's hash; ``v=None`` asks for the bare path."""
+    if endpoint == "static" and "v" not in values and "filename" in values:
+        found = static_file(str(values["filename"]))
+        if found is not None:
+            values["v"] = found.digest
+
+
+def serve_static(filename: str) -> Response:
+    """A static file, gzipped when the browser takes it; immutable for a year under its hash."""
+    found = static_file(filename)
+    if found is None:
+        abort(404)
+    packed = found.gzipped is not None and "gzip" in request.accept_encodings
+    response = Response(found.gzipped if packed else found.data, mimetype=found.mimetype)
+    if packed:
+        response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    response.set_etag(found.digest + ("-gz" if packed else ""))
+    if request.args.get("v") == found.digest:
+        response.headers["Cache-Control"] = f"public, max-age={YEAR}, immutable"
+    else:
+        response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
+
+
+def compress(response: Response) -> Response:
+    """Gzip a text answer made whole in memory, when the browser takes gzip."""
+    if (
+        response.direct_passthrough
+        or response.is_streamed
+        or response.status_code < 200
+        or response.status_code in (204, 304)
+        or response.mimetype not in COMPRESSIBLE
+        or "Content-Encoding" in response.headers
+    ):
+        return response
+    response.vary.add("Accept-Encoding")
+    if "gzip" not in request.accept_encodings:
+        return response
+    data = response.get_data()
+    if len(data) < SMALLEST:
+        return response
+    response.set_data(gzipped(data))
+    response.headers["Content-Encoding"] = "gzip"
+    return response
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["static_files"] = {}
+    app.url_defaults(_hashed_static_urls)
+    app.view_functions["static"] = serve_static
+    app.after_request(compress)

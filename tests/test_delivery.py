@@ -1,0 +1,154 @@
+"""How pages and files travel: the rubber page's ETag and 304, gzip, hashed static URLs."""
+
+from __future__ import annotations
+
+import gzip
+import re
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import delivery, page_cache
+
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+def start(client: FlaskClient) -> str:
+    return str(client.post("/rubbers").location)
+
+
+def record(client: FlaskClient, page: str, points: str = "75") -> None:
+    answer = client.post(page + "/hands", data={"action": "points", "team": "0", "points": points})
+    assert answer.status_code == 302
+    client.get(page)  # the page that shows the hand's note once
+
+
+def test_an_unchanged_rubber_page_answers_304(client: FlaskClient) -> None:
+    page = start(client)
+    first = client.get(page)
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    assert etag.startswith('W/"')
+    assert first.headers["Last-Modified"].endswith(" GMT")
+    assert first.headers["Cache-Control"] == "private, no-cache"
+    assert {"Cookie", "Accept-Language"} <= set(first.vary)
+    again = client.get(page, headers={"If-None-Match": etag})
+    assert again.status_code == 304
+    assert again.get_data() == b""
+    assert again.headers["ETag"] == etag
+
+
+def test_a_new_hand_gives_the_page_a_new_etag(client: FlaskClient) -> None:
+    page = start(client)
+    before = client.get(page).headers["ETag"]
+    record(client, page)
+    after = client.get(page, headers={"If-None-Match": before})
+    assert after.status_code == 200
+    assert after.headers["ETag"] != before
+    assert "75" in after.get_data(as_text=True)
+
+
+def test_another_phone_or_language_never_gets_304_for_a_copy_it_does_not_hold(
+    app: Flask, client: FlaskClient
+) -> None:
+    page = start(client)
+    etag = client.get(page).headers["ETag"]
+    reader = app.test_client()
+    assert reader.get(page, headers={"If-None-Match": etag}).status_code == 200
+    client.get("/language/en")
+    in_english = client.get(page, headers={"If-None-Match": etag})
+    assert in_english.status_code == 200
+    assert '<html lang="en">' in in_english.get_data(as_text=True)
+
+
+def hidden(html: str, name: str) -> str:
+    found = re.search(rf'name="{name}"[^>]*value="([^"]+)"', html)
+    assert found, name
+    return found.group(1)
+
+
+def test_two_phones_share_a_rendering_but_not_their_tokens(app: Flask, client: FlaskClient) -> None:
+    page = start(client)
+    record(client, page)  # the undo form, which carries the session's CSRF token
+    mine = client.get(page).get_data(as_text=True)
+    edit_url = re.search(r'id="edit-url" readonly value="([^"]+)"', mine)
+    assert edit_url
+    other = app.test_client()
+    other.get(edit_url.group(1))  # the edit link: this phone may record hands too
+    theirs = other.get(page).get_data(as_text=True)
+    with app.app_context():
+        assert len(page_cache.pages().renders) == 1
+    assert hidden(mine, "csrf_token") != hidden(theirs, "csrf_token")
+    assert hidden(mine, "key") != hidden(theirs, "key")
+    assert re.search(r'data-edit-key="([^"]+)"', theirs)
+    # A phone asking again before anything changes gets its same page, as a 304 would.
+    assert client.get(page).get_data(as_text=True) == mine
+    reader = app.test_client().get(page).get_data(as_text=True)
+    assert "data-edit-key" not in reader and 'name="key"' not in reader
+
+
+def test_a_hands_note_is_shown_once_over_the_kept_page(client: FlaskClient) -> None:
+    page = start(client)
+    client.get(page)
+    client.post(page + "/hands", data={"action": "points", "team": "0", "points": "75"})
+    noted = client.get(page).get_data(as_text=True)
+    assert 'class="note note-hand"' in noted
+    plain = client.get(page).get_data(as_text=True)
+    assert 'class="note note-hand"' not in plain
+    assert plain.count('class="summary"') == 1
+
+
+def test_pages_scripts_and_stylesheets_are_gzipped(client: FlaskClient) -> None:
+    page = start(client)
+    html = client.get(page, headers=GZIP)
+    assert html.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in html.vary
+    plain = client.get(page).get_data()
+    assert gzip.decompress(html.get_data()) == plain
+    for path in ("/static/app.css", "/static/hands.js", "/sw.js", "/glossary"):
+        answer = client.get(path, headers=GZIP)
+        assert answer.headers["Content-Encoding"] == "gzip", path
+        assert gzip.decompress(answer.get_data()) == client.get(path).get_data(), path
+        answer.close()
+    # A PNG is compressed already: sent as it is.
+    icon = client.get("/static/icons/icon-512.png", headers=GZIP)
+    assert "Content-Encoding" not in icon.headers
+    assert icon.get_data().startswith(b"\x89PNG")
+
+
+def test_static_urls_carry_a_hash_and_are_kept_a_year(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    found = re.search(r'href="(/static/app\.css)\?v=([0-9a-f]{12})"', html)
+    assert found, "the stylesheet's URL carries its hash"
+    path, digest = found.groups()
+    hashed = client.get(f"{path}?v={digest}")
+    assert hashed.status_code == 200
+    assert hashed.headers["Cache-Control"] == f"public, max-age={delivery.YEAR}, immutable"
+    # The bare path, or an old hash, is checked again each time instead.
+    for url in (path, f"{path}?v=000000000000"):
+        answer = client.get(url)
+        assert answer.headers["Cache-Control"] == "no-cache", url
+        again = client.get(url, headers={"If-None-Match": answer.headers["ETag"]})
+        assert again.status_code == 304, url
+
+
+def test_a_static_file_is_known_by_its_hash(app: Flask) -> None:
+    with app.test_request_context():
+        static = delivery.static_file("app.css")
+        assert static is not None
+        assert re.fullmatch(r"[0-9a-f]{12}", static.digest)
+        assert delivery.static_file("../pyproject.toml") is None
+        assert delivery.static_file("no-such-file.css") is None
+
+
+def test_static_files_outside_the_folder_or_missing_are_404(client: FlaskClient) -> None:
+    for path in ("/static/no-such-file.css", "/static/../pyproject.toml", "/static/icons"):
+        assert client.get(path).status_code == 404, path
+
+
+def test_stylesheets_and_scripts_are_served_minified(client: FlaskClient) -> None:
+    css = client.get("/static/app.css").get_data(as_text=True)
+    assert "/*" not in css and "\n  " not in css
+    script = client.get("/static/hands.js").get_data(as_text=True)
+    assert not re.search(r"^\s*//", script, re.M)
+    assert delivery.minified(b"a { color: red; } /* why */", "text/css") == b"a{color:red}"
