@@ -65,13 +65,29 @@ def test_sqlite_runs_in_wal_mode_with_a_busy_timeout(app: Flask) -> None:
         assert db.session.execute(text("PRAGMA foreign_keys")).scalar() == 1
 
 
-def test_migrations_build_the_schema_the_models_describe(tmp_path: Path) -> None:
+@pytest.fixture
+def bare(tmp_path: Path) -> Iterator[Flask]:
+    """The app on a database with no table at all, for the migrations to build; emptied after."""
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'migrated.db'}"
     app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
-    with app.app_context():
+
+    def empty() -> None:
+        db.session.remove()
         db.drop_all()
         db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
         db.session.commit()
+
+    with app.app_context():
+        empty()
+    yield app
+    with app.app_context():
+        empty()
+        db.session.remove()
+        db.engine.dispose()
+
+
+def test_migrations_build_the_schema_the_models_describe(bare: Flask) -> None:
+    with bare.app_context():
         upgrade()
         inspector = inspect(db.engine)
         for table in db.metadata.sorted_tables:
@@ -83,23 +99,14 @@ def test_migrations_build_the_schema_the_models_describe(tmp_path: Path) -> None
         with db.engine.connect() as connection:
             diff = compare_metadata(MigrationContext.configure(connection), db.metadata)
         assert diff == []
-        db.drop_all()
-        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
-        db.session.remove()
-        db.engine.dispose()
 
 
-def test_the_migration_to_stored_totals_counts_the_groups_already_there(tmp_path: Path) -> None:
+def test_the_migration_to_stored_totals_counts_the_groups_already_there(bare: Flask) -> None:
     """Groups stored before the totals were kept: down to that revision and up again, the
     totals the migration counts are those a full fold of every hand gives, and the phones'
     histories know when each rubber was started."""
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'migrated.db'}"
-    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
+    app = bare
     with app.app_context():
-        db.drop_all()
-        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
         upgrade()
     group_id, _ = bulk_group(app, 40, "before", device="phone")
     with app.app_context():
@@ -113,21 +120,10 @@ def test_the_migration_to_stored_totals_counts_the_groups_already_there(tmp_path
             select(DeviceRubber.created_at, Rubber.created_at).join(Rubber)
         ).all()
         assert len(grants) == 40 and all(copied == started for copied, started in grants)
-        db.session.remove()
-        db.drop_all()
-        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
-        db.session.remove()
-        db.engine.dispose()
 
 
-def test_the_migration_to_one_next_rubber_keeps_the_first_started(tmp_path: Path) -> None:
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'migrated.db'}"
-    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": url})
-    with app.app_context():
-        db.drop_all()
-        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
+def test_the_migration_to_one_next_rubber_keeps_the_first_started(bare: Flask) -> None:
+    with bare.app_context():
         upgrade(revision="b6bfed50b2cd")  # before the index was unique: a double tap stored two
         made = [
             store.create_rubber(
@@ -150,12 +146,6 @@ def test_the_migration_to_one_next_rubber_keeps_the_first_started(tmp_path: Path
         chained = db.session.execute(select(Rubber.id, Rubber.previous_id)).all()
         assert sorted(previous or "" for _, previous in chained) == ["", "", made[0]]
         assert dict(chained)[made[1]] == made[0]  # the first started keeps the link
-        db.session.remove()
-        db.drop_all()
-        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
-        db.session.remove()
-        db.engine.dispose()
 
 
 def test_security_headers_on_every_page(client: FlaskClient) -> None:
