@@ -13,7 +13,6 @@ from __future__ import annotations
 import logging
 import statistics
 import tempfile
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -21,12 +20,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import sqlalchemy as sa
 from flask import Flask
-from werkzeug.serving import make_server
 
 from scorekeeper import create_app
 from scorekeeper.models import db
+from tests.apps import counted_queries, served
 from tests.bulk import HANDS_PER_RUBBER, bulk_group
 
 LARGE = 10_000
@@ -51,36 +49,15 @@ Figure = dict[str, Any]
 
 
 @contextmanager
-def served(app: Flask) -> Iterator[str]:
-    """The app on a real HTTP server on 127.0.0.1 (a thread of this process, so its SQL
-    queries can be counted here), stopped on the way out."""
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    server = make_server("127.0.0.1", 0, app, threaded=False)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
+def quiet_werkzeug() -> Iterator[None]:
+    """No line per request from the server while the pages are measured."""
+    log = logging.getLogger("werkzeug")
+    level = log.level
+    log.setLevel(logging.WARNING)
     try:
-        yield f"http://127.0.0.1:{server.server_port}"
+        yield
     finally:
-        server.shutdown()
-        server.server_close()
-        thread.join()
-
-
-@contextmanager
-def counting(app: Flask) -> Iterator[list[str]]:
-    """Every SQL statement the app sends while inside."""
-    statements: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
+        log.setLevel(level)
 
 
 def _session_cookie(app: Flask, device: str) -> str:
@@ -148,7 +125,7 @@ def measure() -> list[Figure]:
             groups = build(app)
             built = time.perf_counter() - started
             cookies = {size: _session_cookie(app, device) for size, device in DEVICES.items()}
-            with served(app) as base:
+            with quiet_werkzeug(), served(app, threaded=False) as base:
                 figures = [
                     _compare(app, base, name, urls, cookies, built)
                     for name, urls in pages(groups).items()
@@ -182,7 +159,7 @@ def _compare(
     sizes = dict.fromkeys(pair, 0)
     for round_ in range(ROUNDS + 2):
         for size in pair:
-            with counting(app) as statements:
+            with counted_queries(app) as statements:
                 seconds, status, body = _get(base + urls[size], cookies[size])
             if status != 200:
                 raise RuntimeError(f"{urls[size]} answered {status}")

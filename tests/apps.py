@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import sqlalchemy as sa
 from flask import Flask
 from werkzeug.serving import make_server
 
@@ -35,9 +36,10 @@ def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
 
 
 @contextmanager
-def served(app: Flask) -> Iterator[str]:
-    """The app, CSRF and all, on a threaded HTTP server on a free port of 127.0.0.1: its URL."""
-    server = make_server("127.0.0.1", 0, app, threaded=True)
+def served(app: Flask, *, threaded: bool = True) -> Iterator[str]:
+    """The app, CSRF and all, on an HTTP server on a free port of 127.0.0.1 (a thread of this
+    process, so its SQL can be counted here): its URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=threaded)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -46,3 +48,20 @@ def served(app: Flask) -> Iterator[str]:
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+
+
+@contextmanager
+def counted_queries(app: Flask) -> Iterator[list[str]]:
+    """Every SQL statement the app sends while inside."""
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)

@@ -7,8 +7,6 @@ import os
 import random
 import re
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -20,6 +18,7 @@ from scorekeeper import group_store, review
 from scorekeeper.models import Group, Rubber, db
 from scorekeeper.models import Hand as HandRow
 from tests.api_calls import new_group, new_rubber, play
+from tests.apps import counted_queries
 from tests.bulk import bulk_group
 
 from .test_review import build as build_small_group
@@ -438,22 +437,6 @@ def test_the_cache_follows_every_kind_of_write(app: Flask, client: FlaskClient) 
 
 
 # Large groups ------------------------------------------------------------------------------
-
-
-@contextmanager
-def counted_queries(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
-
-    with app.app_context():
-        engine_ = db.engine
-    sa.event.listen(engine_, "before_cursor_execute", count)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine_, "before_cursor_execute", count)
 
 
 def review_urls(group_id: str, rubber_ids: list[str], page: int) -> dict[str, str]:
