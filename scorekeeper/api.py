@@ -168,7 +168,7 @@ def _no_store(response: Response) -> Response:
 def _body(*, empty: bool = False) -> dict[str, Any]:
     """The request's JSON object (``{}`` for an empty body where ``empty`` allows it)."""
     data = request.get_data(cache=True)
-    if empty and not data.strip():
+    if empty and not data:  # no body at all; white space alone is no JSON
         return {}
     try:
         body = json.loads(data, parse_float=_number)

@@ -259,6 +259,9 @@ def test_create_with_an_empty_body_and_null_players(client: FlaskClient) -> None
     assert response.get_json()["teams"] == ["Nós", "Eles"]
     assert create(client, {"players": None})["players"] is None
     assert create(client, {"players": ["", " ", "", ""]})["players"] is None
+    # White space alone is not an empty body but a body that is no JSON.
+    blank = client.post("/api/v1/rubbers", data=" ", content_type="application/json")
+    assert blank.status_code == 400 and blank.get_json()["code"] == "invalid_json"
 
 
 def test_unknown_rubber_is_404(client: FlaskClient, rubber: dict[str, Any]) -> None:
