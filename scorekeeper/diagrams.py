@@ -62,7 +62,8 @@ def cross(state: engine.RubberState) -> Cross:
             x, y = dot_position(team, index)
             dots.append(Dot(x, y, team, earned[index] if index < len(earned) else None))
     loop = None
-    if state.pente and state.winner is not None:
+    if state.pente and state.winner is not None and state.games[state.winner] >= 4:
+        # The loop goes round the four arm ends: a pente to a lower target has no loop.
         points = [dot_position(state.winner, i) for i in range(4)]
         cx = sum(p[0] for p in points) / 4
         cy = sum(p[1] for p in points) / 4

@@ -620,17 +620,17 @@ def test_generated_requests_never_fail_the_server(
     fuzz()
 
 
-def test_a_win_against_no_games_is_a_pente_only_at_four_games(client: FlaskClient) -> None:
+def test_a_win_by_a_revoke_at_no_games_is_no_pente(client: FlaskClient) -> None:
     group = new_group(client)
     players = ["Ana", "Rui", "Eva", "Zé"]
     lose = new_rubber(client, group, players=players, rules={"revoke": "lose_rubber"})
     assert play(client, lose, {"revoke": 1})["outcome"] == "revoke"  # won 0-0
     short = new_rubber(client, group, players=players, rules={"games_to_win": 2})
-    assert play(client, short, {"points": [95, 25]})["games"] == [2, 0]
+    assert play(client, short, {"points": [95, 25]})["outcome"] == "pente"
     full = new_rubber(client, group, players=players)
     assert play(client, full, {"points": [95, 25]}, {"points": [95, 25]})["outcome"] == "pente"
     stats = client.get(f"/api/v1/groups/{group['id']}/stats").get_json()
     ana = next(player for player in stats["players"] if player["name"] == "Ana")
-    assert (ana["won"], ana["pentes"]) == (3, 1)
+    assert (ana["won"], ana["pentes"]) == (3, 2)  # 2-0 to 2 is a pente too, as its outcome says
     page = client.get(f"/g/{group['id']}/stats", headers={"Accept-Language": "en"})
-    assert re.search(r"<dt>Pentes</dt><dd>1</dd>", page.get_data(as_text=True))
+    assert re.search(r"<dt>Pentes</dt><dd>2</dd>", page.get_data(as_text=True))

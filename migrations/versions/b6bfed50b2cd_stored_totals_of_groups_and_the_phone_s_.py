@@ -102,11 +102,11 @@ LOST = "CASE WHEN won THEN 0 ELSE 1 END"
 def count_the_totals():
     """The totals of the groups already stored, counted once from their finished seat rows and
     rubbers, as group_store.recount counts them."""
-    # Seats stored before counted any win against 0 games as a pente.
+    # Seats stored before counted a win by a revoke at 0-0 as a pente.
     op.execute(
         "UPDATE group_seats SET pente_given = FALSE, pente_taken = FALSE WHERE rubber_id IN"
-        " (SELECT id FROM rubbers WHERE NOT ((winner = 0 AND games1 = 0 AND games0 >= 4)"
-        " OR (winner = 1 AND games0 = 0 AND games1 >= 4)))"
+        " (SELECT id FROM rubbers WHERE NOT ((winner = 0 AND games1 = 0 AND games0 > 0)"
+        " OR (winner = 1 AND games0 = 0 AND games1 > 0)))"
     )
     player_sums = {
         "rubbers": "COUNT(*)",
@@ -145,10 +145,8 @@ def count_the_totals():
         "  WHERE finished AND opponent_b IS NOT NULL"
         ") AS seats GROUP BY group_id, player_key, opponent"
     )
-    # A pente is 4-0 or more against none (engine.is_pente): a 0-0 win by a revoke is not one.
-    shutout = (
-        "(winner = 0 AND games1 = 0 AND games0 >= 4) OR (winner = 1 AND games0 = 0 AND games1 >= 4)"
-    )
+    # A pente is a win with games against none (engine.is_pente): a 0-0 win by a revoke is not.
+    shutout = "(winner = 0 AND games1 = 0 AND games0 > 0) OR (winner = 1 AND games0 = 0 AND games1 > 0)"
     for name, condition in (
         ("'all'", "TRUE"),
         ("'finished'", "finished"),

@@ -15,8 +15,6 @@ CAPOTE_FROM = 91
 IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
 MAX_HANDS = 200
 """No real rubber comes near this; it bounds what one rubber can store."""
-PENTE_GAMES = 4
-"""A pente is 4-0: the four arm ends of the cross filled, the loser's empty."""
 MAX_MULTIPLIER = 2**10
 """``tie: double`` stops doubling after ten ties in a row: no table gets there, and the games a
 hand can add stay a number every database holds (unbounded, 63 ties overflowed SQLite)."""
@@ -293,7 +291,7 @@ class RubberState:
 
     @property
     def pente(self) -> bool:
-        """Whether the rubber is a pente (pt-BR gato): won with 4 games or more against none.
+        """Whether the rubber is a pente (pt-BR gato): a clean sheet, won with games against none.
 
         >>> replay(RuleSet(), [Hand.played(95), Hand.played(95)]).pente
         True
@@ -319,13 +317,13 @@ class RubberState:
 
 
 def is_pente(games: tuple[int, int], winner: int | None) -> bool:
-    """Whether a rubber won by ``winner`` with these games is a pente: the loser on 0, the
-    winner on the 4 games the loop goes round (more under a higher target or a bandeira).
+    """Whether a rubber won by ``winner`` with these games is a pente: 4-0 at the usual target,
+    the loser on 0 at any target; a win by a revoke with no game marked is none.
 
-    >>> is_pente((4, 0), 0), is_pente((2, 0), 0), is_pente((0, 0), 1)
-    (True, False, False)
+    >>> is_pente((4, 0), 0), is_pente((2, 0), 0), is_pente((0, 0), 1), is_pente((4, 1), 0)
+    (True, True, False, False)
     """
-    return winner is not None and games[1 - winner] == 0 and games[winner] >= PENTE_GAMES
+    return winner is not None and games[1 - winner] == 0 and games[winner] > 0
 
 
 def new_rubber(rules: RuleSet, first_dealer: int = 0) -> RubberState:
@@ -510,7 +508,7 @@ def _name_outcome(rules: RuleSet, winner: int, hands: tuple[HandResult, ...]) ->
     loser = 1 - winner
     target = rules.games_to_win
     final = hands[-1].games_after
-    if final[loser] == 0:
+    if is_pente(final, winner):
         return Outcome.PENTE
     if final[loser] == 1 and target >= 3:
         return Outcome.CHAPEU
