@@ -58,12 +58,12 @@ class Answer:
         self.version = version
         self._gzipped: bytes | None = None
 
-    def response(self, gzip_ok: bool) -> Response:
+    def response(self, gzip_ok: bool, level: int = delivery.KEPT_GZIP_LEVEL) -> Response:
         if not gzip_ok:
             response = Response(self.html, mimetype="text/html")
         else:
             if self._gzipped is None:
-                self._gzipped = delivery.gzipped(self.html, delivery.KEPT_GZIP_LEVEL)
+                self._gzipped = delivery.gzipped(self.html, level)
             response = Response(self._gzipped, mimetype="text/html")
             response.headers["Content-Encoding"] = "gzip"
         response.vary.add("Accept-Encoding")
@@ -111,16 +111,17 @@ def pages() -> PageCache:
 
 
 def build_id(app: Flask) -> str:
-    """A hash of the templates, catalogues and static files this worker renders with: part of
-    each ETag, so a new release never answers 304 for a page the old one rendered."""
+    """A hash of the code, templates, catalogues and static files this worker renders with:
+    part of each ETag, so a new release never answers 304 for a page the old one rendered."""
     digest = hashlib.sha256()
     folders = [
-        Path(app.template_folder or ""),
-        Path(app.root_path) / "translations",
-        Path(app.static_folder or ""),
+        (Path(app.root_path), "*.py"),  # the engine's rules and the views' wording
+        (Path(app.template_folder or ""), "*"),
+        (Path(app.root_path) / "translations", "*"),
+        (Path(app.static_folder or ""), "*"),
     ]
-    for folder in folders:
-        for path in sorted(folder.rglob("*")):
+    for folder, pattern in folders:
+        for path in sorted(folder.rglob(pattern)):
             if path.is_file():
                 digest.update(str(path.relative_to(folder)).encode())
                 digest.update(path.read_bytes())

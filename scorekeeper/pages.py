@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
-from . import diagrams, engine, messages, page_cache, paging, store
+from . import delivery, diagrams, engine, messages, page_cache, paging, store
 from .forms import HandForm, NewRubberForm, UndoForm, choices
 from .i18n import LOCALE_COOKIE, LOCALES, select_locale
 from .models import DeviceGroup, DeviceRubber, Group, Rubber, db
@@ -205,6 +205,16 @@ def _kept_page(rubber_id: str) -> Response:
     locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
     if "csrf_token" not in session:
         generate_csrf()  # the session's token, which every form of the page carries
+    gzip_ok = "gzip" in request.accept_encodings
+    if can_edit:
+        # Every copy an editing phone gets has a new write key in its hand form: two tabs, or
+        # a copy shown again after a 304, would send two hands under one key and the second
+        # would be taken for a repeat of the first. So no answer is kept for it, and no 304.
+        answer = _answer(rubber_id, version, can_edit, edit_key, locale)
+        response = answer.response(gzip_ok=gzip_ok, level=delivery.GZIP_LEVEL)
+        response.headers["Cache-Control"] = "private, no-cache"
+        response.vary.update(("Cookie", "Accept-Language"))
+        return response
     answer_key = (
         rubber_id,
         version,
@@ -227,8 +237,7 @@ def _kept_page(rubber_id: str) -> Response:
             answer = _answer(rubber_id, version, can_edit, edit_key, locale)
             if answer.version == version:  # else a write came in between: keep nothing
                 cache.answers.put(answer_key, answer)
-        response = answer.response(gzip_ok="gzip" in request.accept_encodings)
-    # Weak: a phone may get a copy with another write key in its hand form; either will do.
+        response = answer.response(gzip_ok=gzip_ok)
     response.set_etag(etag, weak=True)
     response.last_modified = updated_at.replace(tzinfo=UTC)
     response.headers["Cache-Control"] = "private, no-cache"

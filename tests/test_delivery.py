@@ -23,26 +23,47 @@ def record(client: FlaskClient, page: str, points: str = "75") -> None:
     client.get(page)  # the page that shows the hand's note once
 
 
-def test_an_unchanged_rubber_page_answers_304(client: FlaskClient) -> None:
+def test_an_unchanged_rubber_page_answers_304(app: Flask, client: FlaskClient) -> None:
     page = start(client)
-    first = client.get(page)
+    follower = app.test_client()  # a phone following the score from the read-only link
+    first = follower.get(page)
     assert first.status_code == 200
     etag = first.headers["ETag"]
     assert etag.startswith('W/"')
     assert first.headers["Last-Modified"].endswith(" GMT")
     assert first.headers["Cache-Control"] == "private, no-cache"
     assert {"Cookie", "Accept-Language"} <= set(first.vary)
-    again = client.get(page, headers={"If-None-Match": etag})
+    again = follower.get(page, headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert again.get_data() == b""
     assert again.headers["ETag"] == etag
 
 
-def test_a_new_hand_gives_the_page_a_new_etag(client: FlaskClient) -> None:
+def test_an_editing_phone_gets_a_new_write_key_in_every_copy(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Two tabs of the scoring phone: each sends its hand under its own key, and the second is
+    told the score moved on instead of being taken for a repeat of the first."""
     page = start(client)
-    before = client.get(page).headers["ETag"]
+    first, second = (client.get(page) for _ in range(2))
+    assert "ETag" not in first.headers and first.headers["Cache-Control"] == "private, no-cache"
+    tabs = [hidden(copy.get_data(as_text=True), "key") for copy in (first, second)]
+    assert tabs[0] != tabs[1]
+    version = hidden(first.get_data(as_text=True), "version")
+    for key in tabs:
+        sent = {"action": "points", "team": "0", "points": "75", "key": key, "version": version}
+        assert client.post(page + "/hands", data=sent).status_code == 302
+    assert "Outra pessoa registou uma mão" in client.get(page).get_data(as_text=True)
+    state = client.get(page.replace("/r/", "/api/v1/rubbers/")).get_json()
+    assert [hand["points"] for hand in state["hands"]] == [[75, 45]]
+
+
+def test_a_new_hand_gives_the_page_a_new_etag(app: Flask, client: FlaskClient) -> None:
+    page = start(client)
+    follower = app.test_client()
+    before = follower.get(page).headers["ETag"]
     record(client, page)
-    after = client.get(page, headers={"If-None-Match": before})
+    after = follower.get(page, headers={"If-None-Match": before})
     assert after.status_code == 200
     assert after.headers["ETag"] != before
     assert "75" in after.get_data(as_text=True)
@@ -52,11 +73,11 @@ def test_another_phone_or_language_never_gets_304_for_a_copy_it_does_not_hold(
     app: Flask, client: FlaskClient
 ) -> None:
     page = start(client)
-    etag = client.get(page).headers["ETag"]
-    reader = app.test_client()
-    assert reader.get(page, headers={"If-None-Match": etag}).status_code == 200
-    client.get("/language/en")
-    in_english = client.get(page, headers={"If-None-Match": etag})
+    follower = app.test_client()
+    etag = follower.get(page).headers["ETag"]
+    assert client.get(page, headers={"If-None-Match": etag}).status_code == 200  # the scorer
+    follower.get("/language/en")
+    in_english = follower.get(page, headers={"If-None-Match": etag})
     assert in_english.status_code == 200
     assert '<html lang="en">' in in_english.get_data(as_text=True)
 
@@ -81,8 +102,10 @@ def test_two_phones_share_a_rendering_but_not_their_tokens(app: Flask, client: F
     assert hidden(mine, "csrf_token") != hidden(theirs, "csrf_token")
     assert hidden(mine, "key") != hidden(theirs, "key")
     assert re.search(r'data-edit-key="([^"]+)"', theirs)
-    # A phone asking again before anything changes gets its same page, as a 304 would.
-    assert client.get(page).get_data(as_text=True) == mine
+    # Asked again, the same page with a new write key.
+    again = client.get(page).get_data(as_text=True)
+    assert hidden(again, "key") != hidden(mine, "key")
+    assert again.replace(hidden(again, "key"), "") == mine.replace(hidden(mine, "key"), "")
     reader = app.test_client().get(page).get_data(as_text=True)
     assert "data-edit-key" not in reader and 'name="key"' not in reader
 
@@ -98,13 +121,18 @@ def test_a_hands_note_is_shown_once_over_the_kept_page(client: FlaskClient) -> N
     assert plain.count('class="summary"') == 1
 
 
-def test_pages_scripts_and_stylesheets_are_gzipped(client: FlaskClient) -> None:
+def test_pages_scripts_and_stylesheets_are_gzipped(app: Flask, client: FlaskClient) -> None:
     page = start(client)
-    html = client.get(page, headers=GZIP)
-    assert html.headers["Content-Encoding"] == "gzip"
-    assert "Accept-Encoding" in html.vary
-    plain = client.get(page).get_data()
-    assert gzip.decompress(html.get_data()) == plain
+    for phone in (client, app.test_client()):  # the scorer's page, and a follower's
+        html = phone.get(page, headers=GZIP)
+        assert html.headers["Content-Encoding"] == "gzip"
+        assert "Accept-Encoding" in html.vary
+        unpacked = gzip.decompress(html.get_data()).decode()
+        plain = phone.get(page).get_data(as_text=True)
+        if 'name="key"' in plain:  # each copy of the scorer's page has its own write key
+            unpacked = unpacked.replace(hidden(unpacked, "key"), "")
+            plain = plain.replace(hidden(plain, "key"), "")
+        assert unpacked == plain
     for path in ("/static/app.css", "/static/hands.js", "/sw.js", "/glossary"):
         answer = client.get(path, headers=GZIP)
         assert answer.headers["Content-Encoding"] == "gzip", path
