@@ -203,8 +203,6 @@ def _kept_page(rubber_id: str) -> Response:
     can_edit = bool(device) and holder is not None
     edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
     locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
-    if "csrf_token" not in session:
-        generate_csrf()  # the session's token, which every form of the page carries
     gzip_ok = "gzip" in request.accept_encodings
     if can_edit:
         # Every copy an editing phone gets has a new write key in its hand form: two tabs, or
@@ -215,16 +213,8 @@ def _kept_page(rubber_id: str) -> Response:
         response.headers["Cache-Control"] = "private, no-cache"
         response.vary.update(("Cookie", "Accept-Language"))
         return response
-    answer_key = (
-        rubber_id,
-        version,
-        locale,
-        can_edit,
-        edit_key,
-        session.get("csrf_token"),
-        request.scheme,
-        request.host,
-    )
+    # A follower's page has no form, so no token of its own: one answer for every follower.
+    answer_key = (rubber_id, version, locale, can_edit, edit_key, request.scheme, request.host)
     etag = hashlib.sha256(
         repr((*answer_key, current_app.extensions["build_id"])).encode()
     ).hexdigest()[:32]
@@ -250,9 +240,9 @@ def _answer(
 ) -> page_cache.Answer:
     """This phone's page: the kept rendering with its own parts filled in, else a new one."""
     cache = page_cache.pages()
-    parts = {
-        "csrf_token": generate_csrf(),
-        "write_key": secrets.token_urlsafe(16),
+    parts = {  # the session's CSRF token, which every form of the scorer's page carries
+        "csrf_token": generate_csrf() if can_edit else "",
+        "write_key": secrets.token_urlsafe(16) if can_edit else "",
         "edit_key": edit_key or "",
     }
     render_key = (

@@ -39,6 +39,15 @@ def test_an_unchanged_rubber_page_answers_304(app: Flask, client: FlaskClient) -
     assert again.headers["ETag"] == etag
 
 
+def test_followers_without_a_cookie_share_one_etag(app: Flask, client: FlaskClient) -> None:
+    page = start(client)
+    follower = app.test_client(use_cookies=False)
+    first, second = follower.get(page), follower.get(page)
+    assert first.headers["ETag"] == second.headers["ETag"]
+    assert "Set-Cookie" not in first.headers  # no session made for a page with no form
+    assert follower.get(page, headers={"If-None-Match": first.headers["ETag"]}).status_code == 304
+
+
 def test_an_editing_phone_gets_a_new_write_key_in_every_copy(
     app: Flask, client: FlaskClient
 ) -> None:
