@@ -58,12 +58,12 @@ class Answer:
         self.version = version
         self._gzipped: bytes | None = None
 
-    def response(self, gzip_ok: bool, level: int = delivery.KEPT_GZIP_LEVEL) -> Response:
+    def response(self, gzip_ok: bool) -> Response:
         if not gzip_ok:
             response = Response(self.html, mimetype="text/html")
         else:
             if self._gzipped is None:
-                self._gzipped = delivery.gzipped(self.html, level)
+                self._gzipped = delivery.gzipped(self.html, delivery.KEPT_GZIP_LEVEL)
             response = Response(self._gzipped, mimetype="text/html")
             response.headers["Content-Encoding"] = "gzip"
         response.vary.add("Accept-Encoding")

@@ -27,7 +27,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response
 
-from . import delivery, diagrams, engine, messages, page_cache, paging, store
+from . import diagrams, engine, messages, page_cache, paging, store
 from .forms import HandForm, NewRubberForm, UndoForm, choices
 from .i18n import LOCALE_COOKIE, LOCALES, select_locale
 from .models import DeviceGroup, DeviceRubber, Group, Rubber, db
@@ -203,18 +203,20 @@ def _kept_page(rubber_id: str) -> Response:
     can_edit = bool(device) and holder is not None
     edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
     locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
-    gzip_ok = "gzip" in request.accept_encodings
-    if can_edit:
-        # Every copy an editing phone gets has a new write key in its hand form: two tabs, or
-        # a copy shown again after a 304, would send two hands under one key and the second
-        # would be taken for a repeat of the first. So no answer is kept for it, and no 304.
-        answer = _answer(rubber_id, version, can_edit, edit_key, locale)
-        response = answer.response(gzip_ok=gzip_ok, level=delivery.GZIP_LEVEL)
-        response.headers["Cache-Control"] = "private, no-cache"
-        response.vary.update(("Cookie", "Accept-Language"))
-        return response
+    if can_edit and "csrf_token" not in session:
+        generate_csrf()  # the session's token, which every form of the scorer's page carries
     # A follower's page has no form, so no token of its own: one answer for every follower.
-    answer_key = (rubber_id, version, locale, can_edit, edit_key, request.scheme, request.host)
+    token = session.get("csrf_token") if can_edit else None
+    answer_key = (
+        rubber_id,
+        version,
+        locale,
+        can_edit,
+        edit_key,
+        token,
+        request.scheme,
+        request.host,
+    )
     etag = hashlib.sha256(
         repr((*answer_key, current_app.extensions["build_id"])).encode()
     ).hexdigest()[:32]
@@ -227,7 +229,9 @@ def _kept_page(rubber_id: str) -> Response:
             answer = _answer(rubber_id, version, can_edit, edit_key, locale)
             if answer.version == version:  # else a write came in between: keep nothing
                 cache.answers.put(answer_key, answer)
-        response = answer.response(gzip_ok=gzip_ok)
+        response = answer.response(gzip_ok="gzip" in request.accept_encodings)
+    # The scorer asking again before the rubber changes gets the same page, write key and all,
+    # as after a 304: a hand sent twice from it is answered as the repeat it is (and said so).
     response.set_etag(etag, weak=True)
     response.last_modified = updated_at.replace(tzinfo=UTC)
     response.headers["Cache-Control"] = "private, no-cache"
@@ -323,7 +327,8 @@ def grant(rubber_id: str, key: str) -> Response:
 
 
 def _written_flash(teams: tuple[str, str], written: store.Written) -> None:
-    if written.repeated:
+    if written.repeated:  # a double tap, or a second copy of the page: one hand, said so
+        flash(_("That hand was already recorded: here is the score."), "conflict")
         return
     last = written.state.hands[-1] if written.state.hands else None
     if last is not None:
