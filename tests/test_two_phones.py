@@ -33,6 +33,7 @@ ATTEMPTS = 60
 TIMEOUT = 30
 SUITS = ("C", "D", "H", "S")
 EN = {"Accept-Language": "en"}
+ALREADY = "That hand was already recorded: here is the score."
 STALE = "Someone else recorded a hand: here is the new score."
 BUSY = "The rubber is busy: try again."
 
@@ -194,8 +195,8 @@ def html_client(
                         f"{base}/r/{rubber['id']}/hands", data=data, timeout=TIMEOUT
                     )
                     assert again.status_code == 200 and again.history
-                    # The same key again: nothing recorded, so nothing to say.
-                    assert not read_page(again.text).notes
+                    # The same key again: nothing more recorded, and the page says so.
+                    assert read_page(again.text).notes == [ALREADY]
                     form = read_page(again.text).fields
                     with tally.lock:
                         tally.replays += 1
