@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import gzip
 import re
+from pathlib import Path
 
-from flask import Flask
+from flask import Flask, request
 from flask.testing import FlaskClient
 
 from scorekeeper import delivery, page_cache
@@ -184,3 +185,35 @@ def test_stylesheets_and_scripts_are_served_minified(client: FlaskClient) -> Non
     script = client.get("/static/hands.js").get_data(as_text=True)
     assert not re.search(r"^\s*//", script, re.M)
     assert delivery.minified(b"a { color: red; } /* why */", "text/css") == b"a{color:red}"
+
+
+def test_the_etags_build_hash_follows_the_code(tmp_path: Path) -> None:
+    """A release that changes only Python (a rule, a sentence) is a new ETag too."""
+    (tmp_path / "views.py").write_text("WORDING = 1\n")
+    probe = Flask("probe", root_path=str(tmp_path))
+    before = page_cache.build_id(probe)
+    assert page_cache.build_id(probe) == before
+    (tmp_path / "views.py").write_text("WORDING = 2\n")
+    assert page_cache.build_id(probe) != before
+
+
+def test_a_remembered_session_is_a_copy_and_a_forged_cookie_is_never_one(
+    app: Flask, client: FlaskClient
+) -> None:
+    page = start(client)  # the phone's session: its device, which may record hands
+    cookie = client.get_cookie("session")
+    assert cookie is not None
+    interface = app.session_interface
+    with app.test_request_context(headers={"Cookie": f"session={cookie.value}"}):
+        first = interface.open_session(app, request)
+        assert first is not None and "device" in first
+        first["device"] = "changed in one request"
+        again = interface.open_session(app, request)  # read from memory this time
+        assert again is not None and again["device"] != "changed in one request"
+    genuine, forged = app.test_client(), app.test_client()
+    genuine.set_cookie("session", cookie.value)
+    flipped = "A" if cookie.value[-2] != "A" else "B"
+    forged.set_cookie("session", cookie.value[:-2] + flipped + cookie.value[-1])
+    hand = {"action": "points", "team": "0", "points": "75"}
+    assert genuine.post(page + "/hands", data=hand).status_code == 302
+    assert forged.post(page + "/hands", data=hand).status_code == 403
