@@ -253,11 +253,17 @@ class HandResult:
 
 
 @dataclass(frozen=True)
-class RubberState:
-    """A rubber after some hands: always the fold of its hands by :func:`replay`."""
+class Tally:
+    """What the next hand needs to know of the rubber before it: the running totals of the
+    fold, without the results of the hands behind them. A store keeps it beside the hands, so
+    that one more hand is scored without reading the others (:func:`next_hand`).
+
+    ``brink`` says, for each team, whether it has stood one game short of the target while the
+    other team had none: the arrepio a later win over it would be.
+    """
 
     rules: RuleSet
-    first_dealer: int = 0
+    hand_count: int = 0
     games: tuple[int, int] = (0, 0)
     pending_extra: int = 0
     pending_multiplier: int = 1
@@ -265,12 +271,62 @@ class RubberState:
     winner: int | None = None
     outcome: Outcome | None = None
     dealer: int = 0
-    hands: tuple[HandResult, ...] = field(default=())
+    brink: tuple[bool, bool] = (False, False)
 
     @property
     def leader(self) -> int:
         """The seat that leads the next hand's first trick: the one after the dealer."""
         return (self.dealer + 1) % SEATS
+
+
+@dataclass(frozen=True)
+class RubberState:
+    """A rubber after some hands: always the fold of its hands by :func:`replay`; its running
+    totals are its :class:`Tally`."""
+
+    tally: Tally
+    first_dealer: int = 0
+    hands: tuple[HandResult, ...] = field(default=())
+
+    @property
+    def rules(self) -> RuleSet:
+        return self.tally.rules
+
+    @property
+    def games(self) -> tuple[int, int]:
+        return self.tally.games
+
+    @property
+    def pending_extra(self) -> int:
+        """Games a tie left for the next hand won (``tie: carry``)."""
+        return self.tally.pending_extra
+
+    @property
+    def pending_multiplier(self) -> int:
+        """What ties left to multiply the next hand won by (``tie: double``)."""
+        return self.tally.pending_multiplier
+
+    @property
+    def finished(self) -> bool:
+        return self.tally.finished
+
+    @property
+    def winner(self) -> int | None:
+        return self.tally.winner
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self.tally.outcome
+
+    @property
+    def dealer(self) -> int:
+        """Who deals the next hand."""
+        return self.tally.dealer
+
+    @property
+    def leader(self) -> int:
+        """The seat that leads the next hand's first trick: the one after the dealer."""
+        return self.tally.leader
 
     @property
     def shuffler(self) -> int:
@@ -336,7 +392,7 @@ def new_rubber(rules: RuleSet, first_dealer: int = 0) -> RubberState:
         raise HandNotAllowedError(
             first_dealer, f"The dealer must be a seat from 0 to 3, not {first_dealer!r}."
         )
-    return RubberState(rules=rules, first_dealer=first_dealer, dealer=first_dealer)
+    return RubberState(Tally(rules, dealer=first_dealer), first_dealer=first_dealer)
 
 
 def verify_hand(state: RubberState, hand: Hand) -> None:
@@ -347,12 +403,16 @@ def verify_hand(state: RubberState, hand: Hand) -> None:
     ...
     scorekeeper.engine.scoring.HandNotAllowedError: A deal can only be spoiled (melar) when the melar rule is on.
     """
-    number = len(state.hands) + 1
-    if state.finished:
+    _verify(state.tally, hand)
+
+
+def _verify(tally: Tally, hand: Hand) -> None:
+    number = tally.hand_count + 1
+    if tally.finished:
         raise RubberFinishedError(number)
     if number > MAX_HANDS:
         raise TooManyHandsError(number)
-    if hand.kind is HandKind.SPOILED and not state.rules.melar:
+    if hand.kind is HandKind.SPOILED and not tally.rules.melar:
         raise HandNotAllowedError(
             hand.kind, "A deal can only be spoiled (melar) when the melar rule is on."
         )
@@ -403,13 +463,25 @@ def play_hand(state: RubberState, hand: Hand) -> RubberState:
     >>> play_hand(new_rubber(RuleSet()), Hand.played(29, 91)).games
     (0, 2)
     """
-    verify_hand(state, hand)
-    rules = state.rules
-    number = len(state.hands) + 1
-    games = list(state.games)
+    tally, result = next_hand(state.tally, hand)
+    return replace(state, tally=tally, hands=(*state.hands, result))
+
+
+def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
+    """The running totals after one more hand, and what the hand added: :func:`play_hand`
+    without the results of the hands before (raises a :class:`ScoringError` likewise).
+
+    >>> tally, result = next_hand(Tally(RuleSet(), hand_count=3, games=(2, 1)), Hand.played(95))
+    >>> tally.games, tally.hand_count, result.number, result.reasons
+    ((4, 1), 4, 4, ('capote', 'rubber_won'))
+    """
+    _verify(tally, hand)
+    rules = tally.rules
+    number = tally.hand_count + 1
+    games = list(tally.games)
     added = [0, 0]
     reasons: list[str] = []
-    extra, multiplier = state.pending_extra, state.pending_multiplier
+    extra, multiplier = tally.pending_extra, tally.pending_multiplier
     winner: int | None = None
     rubber_winner: int | None = None
     outcome: Outcome | None = None
@@ -472,12 +544,16 @@ def play_hand(state: RubberState, hand: Hand) -> RubberState:
                 rubber_winner = team
     if rubber_winner is not None:
         reasons.append("rubber_won")
+    brink = tuple(
+        tally.brink[team] or (games[team] == rules.games_to_win - 1 and games[1 - team] == 0)
+        for team in (0, 1)
+    )
 
     result = HandResult(
         number=number,
         hand=hand,
-        dealer=state.dealer,
-        leader=state.leader,
+        dealer=tally.dealer,
+        leader=tally.leader,
         games=(added[0], added[1]),
         games_after=(games[0], games[1]),
         reasons=tuple(reasons),
@@ -487,34 +563,36 @@ def play_hand(state: RubberState, hand: Hand) -> RubberState:
         multiplier=applied_multiplier,
         bandeira=bandeira,
     )
-    next_dealer = state.dealer if hand.kind is HandKind.SPOILED else (state.dealer + 1) % SEATS
-    hands = (*state.hands, result)
+    next_dealer = tally.dealer if hand.kind is HandKind.SPOILED else (tally.dealer + 1) % SEATS
+    final = (games[0], games[1])
     if rubber_winner is not None and outcome is None:
-        outcome = _name_outcome(rules, rubber_winner, hands)
-    return replace(
-        state,
-        games=(games[0], games[1]),
+        outcome = _name_outcome(rules, rubber_winner, final, brink[1 - rubber_winner])
+    after = Tally(
+        rules,
+        hand_count=number,
+        games=final,
         pending_extra=extra,
         pending_multiplier=multiplier,
         finished=rubber_winner is not None,
         winner=rubber_winner,
         outcome=outcome,
         dealer=next_dealer,
-        hands=hands,
+        brink=(brink[0], brink[1]),
     )
+    return after, result
 
 
-def _name_outcome(rules: RuleSet, winner: int, hands: tuple[HandResult, ...]) -> Outcome | None:
+def _name_outcome(
+    rules: RuleSet, winner: int, final: tuple[int, int], loser_on_brink: bool
+) -> Outcome | None:
     loser = 1 - winner
     target = rules.games_to_win
-    final = hands[-1].games_after
     if is_pente(final, winner):
         return Outcome.PENTE
     if final[loser] == 1 and target >= 3:
         return Outcome.CHAPEU
-    if final[loser] == target - 1 and target >= 2:
-        if any(r.games_after[winner] == 0 and r.games_after[loser] == target - 1 for r in hands):
-            return Outcome.ARREPIO
+    if final[loser] == target - 1 and target >= 2 and loser_on_brink:
+        return Outcome.ARREPIO
     return None
 
 

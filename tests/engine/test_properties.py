@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -15,16 +15,19 @@ from scorekeeper.engine import (
     Hand,
     HandKind,
     Manilha,
+    Outcome,
     ProvenRevoke,
     Revoke,
     RubberState,
     RuleSet,
     Suit,
+    Tally,
     Tie,
     card_points,
     deck,
     legal_cards,
     new_rubber,
+    next_hand,
     play_hand,
     replay,
     team_of,
@@ -400,3 +403,46 @@ def test_a_played_hand_goes_to_the_team_above_60(points: int, rules: RuleSet) ->
     assert state.games[winner] == games
     assert state.games[1 - winner] == 0
     assert state.hands[0].winner == winner
+
+
+@PROPERTY
+@given(rubbers(), st.data())
+def test_a_tally_kept_apart_from_its_hands_goes_on_as_the_fold(
+    rubber: tuple[RuleSet, list[Hand], int], data: st.DataObject
+) -> None:
+    """What a store keeps of a rubber (its tally, field by field) scores the next hands as
+    folding every hand again does: the hand's result and the totals after it."""
+    rules, hands, dealer = rubber
+    cut = data.draw(st.integers(0, len(hands)))
+    kept = replay(rules, hands[:cut], dealer).tally
+    tally = Tally(**asdict(kept) | {"rules": rules})  # as read back from its columns
+    for number, hand in enumerate(hands[cut:], start=cut):
+        tally, result = next_hand(tally, hand)
+        folded = replay(rules, hands[: number + 1], dealer)
+        assert result == folded.hands[-1]
+        assert tally == folded.tally
+    assert tally == replay(rules, hands, dealer).tally
+
+
+@PROPERTY
+@given(rubbers())
+def test_an_arrepio_is_a_win_over_a_team_that_stood_one_short_against_none(
+    rubber: tuple[RuleSet, list[Hand], int],
+) -> None:
+    """The arrepio, told from the running totals, is what reading back every hand says."""
+    rules, hands, dealer = rubber
+    state = replay(rules, hands, dealer)
+    if state.winner is None or state.outcome in (Outcome.BANDEIRA, Outcome.REVOKE):
+        assert state.outcome is not Outcome.ARREPIO
+        return
+    winner, loser, target = state.winner, 1 - state.winner, rules.games_to_win
+    scanned = (
+        state.games[loser] == target - 1
+        and target >= 2
+        and not state.pente
+        and not (state.games[loser] == 1 and target >= 3)
+        and any(
+            r.games_after[winner] == 0 and r.games_after[loser] == target - 1 for r in state.hands
+        )
+    )
+    assert (state.outcome is Outcome.ARREPIO) == scanned
