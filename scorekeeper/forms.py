@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import gettext, ngettext
+from flask_babel import get_translations, gettext
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
@@ -43,13 +43,17 @@ WTFORMS_MESSAGES = (
 
 
 class _Translations:
-    """WTForms asks this for its messages; the app's catalogue answers in the page's locale."""
+    """WTForms asks this for its messages (a form asks for one per field as it is made); the
+    app's catalogue in the page's locale answers, looked up once per form."""
+
+    def __init__(self) -> None:
+        self._catalogue = get_translations()
 
     def gettext(self, string: str) -> str:
-        return str(gettext(string))
+        return str(self._catalogue.ugettext(string))
 
     def ngettext(self, singular: str, plural: str, n: int) -> str:
-        return str(ngettext(singular, plural, n))
+        return str(self._catalogue.ungettext(singular, plural, n))
 
 
 class Form(FlaskForm):

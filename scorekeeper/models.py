@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     event,
+    false,
     inspect,
     select,
 )
@@ -83,6 +84,14 @@ class Rubber(db.Model):
     finished: Mapped[bool] = mapped_column(default=False)
     winner: Mapped[int | None]
     outcome: Mapped[str | None] = mapped_column(String(16))
+    # The rest of the engine's Tally: with it the next hand is scored without reading the
+    # others (store.record_hand). A rubber stored before these columns has no dealer until
+    # its next write.
+    dealer: Mapped[int | None]
+    pending_extra: Mapped[int] = mapped_column(default=0, server_default="0")
+    pending_multiplier: Mapped[int] = mapped_column(default=1, server_default="1")
+    brink0: Mapped[bool] = mapped_column(default=False, server_default=false())
+    brink1: Mapped[bool] = mapped_column(default=False, server_default=false())
     # The group (regulars of a table) the rubber belongs to, and its place in the group's order.
     group_id: Mapped[str | None] = mapped_column(ForeignKey("groups.id"))
     group_seq: Mapped[int | None]

@@ -326,45 +326,45 @@ def grant(rubber_id: str, key: str) -> Response:
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
-def _written_flash(teams: tuple[str, str], written: store.Written) -> None:
-    if written.repeated:  # a double tap, or a second copy of the page: one hand, said so
-        flash(_("That hand was already recorded: here is the score."), "conflict")
-        return
-    last = written.state.hands[-1] if written.state.hands else None
-    if last is not None:
-        flash(messages.hand_summary(last, teams), "hand")
-
-
 @bp.post("/r/<rubber_id>/hands")
 def record_hand(rubber_id: str) -> Any:
-    rubber = _editable_or_403(rubber_id)
-    teams = rubber.teams  # read before the write, which leaves the rubber to be loaded again
+    """A hand from the form: the busiest write, so it reads no more than it must (see
+    store.record_hand); a refusal is answered with the whole page, loaded the usual way."""
+    device = current_device()
     form = HandForm()
-    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
-    if not form.validate():
-        return _refused(rubber, form)
+    if not store.is_token(rubber_id) or not device or not form.validate():
+        return _refused(_editable_or_403(rubber_id), form)
     try:
-        hand = form.engine_hand()
-        written = store.write(
-            rubber.id,
-            store.append_hand(hand, form.trump.data or None),
+        recorded = store.record_hand(
+            rubber_id,
+            device,
+            form.engine_hand(),
+            trump=form.trump.data or None,
             key=form.key.data or None,
             body=request.form.to_dict(),
             version=form.stored_version(),
         )
+    except LookupError:
+        abort(404)
+    except PermissionError:
+        abort(403)
     except engine.ScoringError as error:
         form.points.errors = [*form.points.errors, messages.engine_error(error)]
-        return _refused(rubber, form)
+        return _refused(_rubber_or_404(rubber_id), form)
     except store.Conflict as conflict:
         flash(messages.conflict(conflict.code), "conflict")
         return redirect(url_for(".rubber", rubber_id=rubber_id))
-    _written_flash(teams, written)
+    if recorded.repeated:  # a double tap, or a second copy of the page: one hand, said so
+        flash(_("That hand was already recorded: here is the score."), "conflict")
+    elif recorded.result is not None:
+        flash(messages.hand_summary(recorded.result, recorded.teams), "hand")
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
 def _refused(rubber: Rubber, form: HandForm) -> Any:
     """A hand refused: the page with the form's errors, or, when another phone has just ended
     the rubber (its page shows no form, so no errors), the score and why nothing was added."""
+    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if rubber.finished:
         flash(messages.conflict("finished"), "conflict")
         return redirect(url_for(".rubber", rubber_id=rubber.id))

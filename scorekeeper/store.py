@@ -6,12 +6,15 @@ rubber's version in the same transaction; two phones writing at once cannot lose
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import hashlib
 import hmac
 import json
+import os
 import re
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,16 +68,50 @@ def body_hash(body: Any) -> str:
     return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def tally_columns(tally: engine.Tally) -> dict[str, Any]:
+    """The rubber's row as it keeps the tally."""
+    return {
+        "hand_count": tally.hand_count,
+        "games0": tally.games[0],
+        "games1": tally.games[1],
+        "pending_extra": tally.pending_extra,
+        "pending_multiplier": tally.pending_multiplier,
+        "finished": tally.finished,
+        "winner": tally.winner,
+        "outcome": tally.outcome.value if tally.outcome else None,
+        "dealer": tally.dealer,
+        "brink0": tally.brink[0],
+        "brink1": tally.brink[1],
+    }
+
+
+TALLY_COLUMNS = tuple(tally_columns(engine.Tally(engine.RuleSet())))
+"""The columns of a rubber's row that keep the engine's Tally (with its rules)."""
+
+
+def _tally(row: sa.Row[Any]) -> engine.Tally:
+    """The engine's running totals as the rubber's row keeps them."""
+    return engine.Tally(
+        rules=engine.RuleSet.from_dict(row.rules),
+        hand_count=row.hand_count,
+        games=(row.games0, row.games1),
+        pending_extra=row.pending_extra,
+        pending_multiplier=row.pending_multiplier,
+        finished=row.finished,
+        winner=row.winner,
+        outcome=engine.Outcome(row.outcome) if row.outcome else None,
+        dealer=row.dealer,
+        brink=(row.brink0, row.brink1),
+    )
+
+
 def refresh(rubber: Rubber, state: engine.RubberState) -> None:
     """Rewrite the rubber's cached totals from the engine's state."""
     # What the group's totals counted of this rubber: the cache as the last write left it
     # (nothing for a rubber not stored yet).
     counted = _result(rubber) if sa.inspect(rubber).has_identity else None
-    rubber.games0, rubber.games1 = state.games
-    rubber.hand_count = len(state.hands)
-    rubber.finished = state.finished
-    rubber.winner = state.winner
-    rubber.outcome = state.outcome.value if state.outcome else None
+    for name, value in tally_columns(state.tally).items():
+        setattr(rubber, name, value)
     rubber.updated_at = utcnow()
     if rubber.group_id is not None:
         from . import group_store  # the group's statistics cache, refreshed in the same write
@@ -183,9 +220,7 @@ def write(
 
     Raises :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
     """
-    if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
-        # Callers validate first; this keeps PostgreSQL from being the one to say it.
-        raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
+    _check_key(key)
     digest = body_hash(body)
     for attempt in range(RETRIES):
         try:
@@ -204,6 +239,12 @@ def write(
             db.session.rollback()
             raise
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _check_key(key: str | None) -> None:
+    if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
+        # Callers validate first; this keeps PostgreSQL from being the one to say it.
+        raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
 
 
 def _write_once(
@@ -246,6 +287,205 @@ def _write_once(
         )
     db.session.commit()
     return Written(rubber, state, status, response)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A hand recorded by :func:`record_hand`: what it added (None for the repeat of a hand
+    already recorded under the same write key), and the rubber's team names to say it with."""
+
+    teams: tuple[str, str]
+    result: engine.HandResult | None
+    repeated: bool = False
+
+
+class _Fold(Exception):
+    """This hand takes the general write: a rubber of a group, or one without its tally."""
+
+
+RUBBERS, HANDS, WRITE_KEYS = Rubber.__table__, Hand.__table__, WriteKey.__table__
+DEVICE_RUBBERS = DeviceRubber.__table__
+
+_READ_FOR_A_HAND = (
+    sa.select(
+        RUBBERS.c.version,
+        RUBBERS.c.team0,
+        RUBBERS.c.team1,
+        RUBBERS.c.rules,
+        RUBBERS.c.group_id,
+        *(RUBBERS.c[name] for name in TALLY_COLUMNS),
+        DEVICE_RUBBERS.c.device,
+    )
+    .outerjoin(
+        DEVICE_RUBBERS,
+        sa.and_(
+            DEVICE_RUBBERS.c.rubber_id == RUBBERS.c.id,
+            DEVICE_RUBBERS.c.device == sa.bindparam("device"),
+        ),
+    )
+    .where(RUBBERS.c.id == sa.bindparam("rubber_id"))
+)
+"""The rubber's tally and this device's right to write to it."""
+
+_READ_KEY = sa.select(WRITE_KEYS.c.body_hash).where(
+    WRITE_KEYS.c.rubber_id == sa.bindparam("rubber_id"),
+    WRITE_KEYS.c.key == sa.bindparam("key"),
+)
+
+
+def record_hand(
+    rubber_id: str,
+    device: str,
+    hand: engine.Hand,
+    *,
+    trump: str | None = None,
+    key: str | None = None,
+    body: Any = None,
+    version: int | None = None,
+) -> Recorded:
+    """Add one hand to the rubber if ``device`` may write to it: the write of the hand form.
+
+    A few statements, without loading the rubber's hands: the rubber's row with its tally and
+    this device's right, and the write key, are read; the engine scores the hand from the tally
+    (:func:`~scorekeeper.engine.next_hand`); then the row's new totals are written on condition
+    that its version is still the one read, with the hand and the key. Another write in between
+    leaves the condition false, and all is read again. A rubber of a group, whose players'
+    totals move with every hand, and a rubber stored before its tally was, take :func:`write`.
+
+    Raises LookupError (no such rubber), PermissionError (the device may not write to it),
+    :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
+    """
+    _check_key(key)
+    digest = body_hash(body)
+    for attempt in range(RETRIES):
+        try:
+            with db.engine.connect() as connection:
+                return _record_once(
+                    connection, rubber_id, device, hand, trump, key, digest, version
+                )
+        except _Fold:
+            written = write(
+                rubber_id, append_hand(hand, trump), key=key, body=body, version=version
+            )
+            result = None if written.repeated else written.state.hands[-1]
+            return Recorded(written.rubber.teams, result, written.repeated)
+        except (_Overtaken, IntegrityError, OperationalError) as error:
+            if isinstance(error, OperationalError) and not _lost_a_race(error):
+                raise
+            if version is not None and isinstance(error, _Overtaken):
+                raise Conflict("stale") from error
+            if attempt == RETRIES - 1:
+                raise Conflict("busy") from error
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _Overtaken(Exception):
+    """Another write changed the rubber between the read and the write."""
+
+
+_WRITE_TALLY = (
+    RUBBERS.update()
+    .where(RUBBERS.c.id == sa.bindparam("rubber_id"), RUBBERS.c.version == sa.bindparam("read"))
+    .values({name: sa.bindparam(name) for name in ("version", "updated_at", *TALLY_COLUMNS)})
+)
+"""The rubber's new totals, written only over the version they were counted from."""
+
+
+_writer_locks: dict[tuple[int, str], int] = {}
+"""This process's open lock file of each SQLite database (a lock file is opened after a fork,
+not shared with the parent: flock holds per open file)."""
+
+
+@contextlib.contextmanager
+def _one_writer(connection: sa.Connection) -> Iterator[None]:
+    """On a SQLite file, writers of this kind take turns at a lock file beside it first.
+
+    SQLite lets one writer in at a time, and a second one polls, sleeping a millisecond then
+    more, however soon the first is done; two gunicorn workers recording hands spent most of
+    their time so. Waiting at an flock, a writer is woken as soon as the other is through.
+    The database's own lock still decides: this only makes the queue.
+    """
+    database = connection.engine.url.database
+    if connection.dialect.name != "sqlite" or not database or database == ":memory:":
+        yield
+        return
+    place = (os.getpid(), database)
+    if place not in _writer_locks:
+        _writer_locks[place] = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+    lock = _writer_locks[place]
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        yield
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def _record_once(
+    connection: sa.Connection,
+    rubber_id: str,
+    device: str,
+    hand: engine.Hand,
+    trump: str | None,
+    key: str | None,
+    digest: str,
+    version: int | None,
+) -> Recorded:
+    row = connection.execute(_READ_FOR_A_HAND, {"rubber_id": rubber_id, "device": device}).first()
+    if row is None:
+        raise LookupError(rubber_id)
+    if row.device is None:
+        raise PermissionError(rubber_id)
+    teams = (row.team0, row.team1)
+    if key is not None:
+        seen = connection.execute(_READ_KEY, {"rubber_id": rubber_id, "key": key}).first()
+        if seen is not None:
+            if seen.body_hash != digest:
+                raise Conflict("key_reused")
+            return Recorded(teams, None, repeated=True)
+    if version is not None and version != row.version:
+        raise Conflict("stale")
+    if row.group_id is not None or row.dealer is None:
+        raise _Fold
+    tally, result = engine.next_hand(_tally(row), hand)
+    now = utcnow()
+    with _one_writer(connection):
+        written = connection.execute(
+            _WRITE_TALLY,
+            {"rubber_id": rubber_id, "read": row.version, "version": row.version + 1}
+            | {"updated_at": now}
+            | tally_columns(tally),
+        )
+        if written.rowcount != 1:
+            raise _Overtaken(rubber_id)
+        connection.execute(
+            HANDS.insert(),
+            {
+                "rubber_id": rubber_id,
+                "number": result.number,
+                "kind": hand.kind.value,
+                "points0": hand.points[0] if hand.points else None,
+                "points1": hand.points[1] if hand.points else None,
+                "all_tricks": hand.all_tricks,
+                "team": hand.team,
+                "trump": trump,
+                "tricks": None,
+                "created_at": now,
+            },
+        )
+        if key is not None:
+            connection.execute(
+                WRITE_KEYS.insert(),
+                {
+                    "rubber_id": rubber_id,
+                    "key": key,
+                    "body_hash": digest,
+                    "status": 200,
+                    "response": None,
+                    "created_at": now,
+                },
+            )
+        connection.commit()
+    return Recorded(teams, result)
 
 
 def append_hand(

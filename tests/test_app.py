@@ -124,7 +124,7 @@ def test_the_migration_to_stored_totals_counts_the_groups_already_there(bare: Fl
 
 def test_the_migration_to_one_next_rubber_keeps_the_first_started(bare: Flask) -> None:
     with bare.app_context():
-        upgrade(revision="b6bfed50b2cd")  # before the index was unique: a double tap stored two
+        upgrade()
         made = [
             store.create_rubber(
                 teams=("Nós", "Eles"),
@@ -135,6 +135,8 @@ def test_the_migration_to_one_next_rubber_keeps_the_first_started(bare: Flask) -
             )[0].id
             for previous in (None, None, None)
         ]
+        db.session.remove()
+        downgrade(revision="b6bfed50b2cd")  # before the index was unique: a double tap stored two
         for rubber_id in made[1:]:
             db.session.execute(
                 text("UPDATE rubbers SET previous_id = :first WHERE id = :id"),
