@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import functools
 import hashlib
 import hmac
 import json
@@ -89,10 +90,16 @@ TALLY_COLUMNS = tuple(tally_columns(engine.Tally(engine.RuleSet())))
 """The columns of a rubber's row that keep the engine's Tally (with its rules)."""
 
 
+@functools.lru_cache(maxsize=256)
+def _rule_set(settings: tuple[tuple[str, Any], ...]) -> engine.RuleSet:
+    """A stored rules object read once: the tables of a café play the same few rule sets."""
+    return engine.RuleSet.from_dict(dict(settings))
+
+
 def _tally(row: sa.Row[Any]) -> engine.Tally:
     """The engine's running totals as the rubber's row keeps them."""
     return engine.Tally(
-        rules=engine.RuleSet.from_dict(row.rules),
+        rules=_rule_set(tuple(sorted(row.rules.items()))),
         hand_count=row.hand_count,
         games=(row.games0, row.games1),
         pending_extra=row.pending_extra,

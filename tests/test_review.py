@@ -247,3 +247,22 @@ def test_the_examples_in_the_docstrings_hold() -> None:
     for module in (review, charts):
         failed, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert tried and not failed, module.__name__
+
+
+def test_a_long_rating_chart_is_drawn_through_seventy_points_spanning_them_all() -> None:
+    """200 rubbers on a 280-pixel plot: the line goes through 70 of them from the first to the
+    last, and the axis still spans every rating, drawn or not."""
+    from scorekeeper import charts
+
+    points = [(25.0 + (i % 7) - 3 * (i == 101), 8.0 - i / 50) for i in range(200)]
+    chart = charts.rating_chart(points)
+    drawn = chart.series[0].path.split(" L ")
+    assert len(drawn) == charts.MOST_DRAWN
+    assert drawn[0].startswith(f"M {charts.LEFT}.0 ")
+    assert drawn[-1].startswith(f"{charts.WIDTH - charts.RIGHT}.0 ")
+    assert chart.band is not None and len(chart.band.split()) == 2 * charts.MOST_DRAWN
+    low = min(mu - sigma for mu, sigma in points)
+    high = max(mu + sigma for mu, sigma in points)
+    assert [guide.label for guide in chart.guides] == [f"{high:.0f}", f"{low:.0f}"]
+    short = charts.rating_chart(points[:40])
+    assert len(short.series[0].path.split(" L ")) == 40
