@@ -15,6 +15,7 @@ import json
 import os
 import re
 import secrets
+import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -398,18 +399,21 @@ _WRITE_TALLY = (
 """The rubber's new totals, written only over the version they were counted from."""
 
 
-_writer_locks: dict[tuple[int, str], int] = {}
-"""This process's open lock file of each SQLite database (a lock file is opened after a fork,
-not shared with the parent: flock holds per open file)."""
+_writer_locks: dict[tuple[int, str], tuple[threading.Lock, int]] = {}
+"""This process's turn for each SQLite database: a lock for its threads, and its open lock file
+(opened after a fork, not shared with the parent: flock holds per open file, so the threads
+of one process would all hold it at once)."""
+_opening = threading.Lock()
 
 
 @contextlib.contextmanager
 def _one_writer(connection: sa.Connection) -> Iterator[None]:
-    """On a SQLite file, writers of this kind take turns at a lock file beside it first.
+    """On a SQLite file, writers of this kind take turns: a thread at its process's lock, then
+    the process at a lock file beside the database (an flock).
 
     SQLite lets one writer in at a time, and a second one polls, sleeping a millisecond then
     more, however soon the first is done; two gunicorn workers recording hands spent most of
-    their time so. Waiting at an flock, a writer is woken as soon as the other is through.
+    their time so. Waiting at a lock, a writer is woken as soon as the other is through.
     The database's own lock still decides: this only makes the queue.
     """
     database = connection.engine.url.database
@@ -417,14 +421,17 @@ def _one_writer(connection: sa.Connection) -> Iterator[None]:
         yield
         return
     place = (os.getpid(), database)
-    if place not in _writer_locks:
-        _writer_locks[place] = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
-    lock = _writer_locks[place]
-    fcntl.flock(lock, fcntl.LOCK_EX)
-    try:
-        yield
-    finally:
-        fcntl.flock(lock, fcntl.LOCK_UN)
+    with _opening:
+        if place not in _writer_locks:
+            opened = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            _writer_locks[place] = (threading.Lock(), opened)
+        threads, lock_file = _writer_locks[place]
+    with threads:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
 
 
 def _record_once(

@@ -860,6 +860,38 @@ class HttpPhone:
         pytest.fail(f"a hand for {rubber_id} was refused 60 times")
 
 
+def test_threads_of_one_process_take_turns_too(app: Flask) -> None:
+    """flock holds per open file, and a process opens the lock file once: its threads also
+    queue at a lock of the process's own, else two of them would be writing at once."""
+    if sqlite_file(app) is None:
+        pytest.skip("the writer lock is SQLite's: DATABASE_URL is another database")
+    inside = threading.Event()
+    leave = threading.Event()
+    order: list[str] = []
+
+    def write(name: str, hold: bool) -> None:
+        with app.app_context(), db.engine.connect() as connection:
+            with store._one_writer(connection):
+                order.append(f"{name} in")
+                if hold:
+                    inside.set()
+                    leave.wait(TIMEOUT)
+                order.append(f"{name} out")
+
+    first = threading.Thread(target=write, args=("first", True))
+    first.start()
+    assert inside.wait(TIMEOUT)
+    second = threading.Thread(target=write, args=("second", False))
+    second.start()
+    second.join(timeout=0.5)
+    assert second.is_alive(), "a second thread wrote while the first held the turn"
+    leave.set()
+    for thread in (first, second):
+        thread.join(timeout=TIMEOUT)
+        assert not thread.is_alive()
+    assert order == ["first in", "first out", "second in", "second out"]
+
+
 def both_at_once(*work: Callable[[], None]) -> None:
     """Run each in a thread of its own, released together; re-raise the first failure."""
     barrier = threading.Barrier(len(work))
