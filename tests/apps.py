@@ -65,3 +65,16 @@ def counted_queries(app: Flask) -> Iterator[list[str]]:
         yield statements
     finally:
         sa.event.remove(engine, "before_cursor_execute", count)
+
+
+def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table in the database, as stored."""
+    with app.app_context(), db.engine.connect() as connection:
+        tables = sa.inspect(connection).get_table_names()
+        return {
+            table: sorted(
+                (tuple(row) for row in connection.execute(sa.text(f'SELECT * FROM "{table}"'))),
+                key=repr,
+            )
+            for table in tables
+        }

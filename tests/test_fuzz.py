@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 import schemathesis
-import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
@@ -30,6 +29,7 @@ from werkzeug.exceptions import HTTPException, default_exceptions
 from scorekeeper import errors
 from scorekeeper.models import Rubber, db
 from scorekeeper.openapi import document
+from tests.apps import snapshot
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 PREFIX = "/api/v1"
@@ -61,19 +61,6 @@ FUZZ_SETTINGS = settings(
     # chance in code it did not touch; every other run (make test, make fuzz) tries new ones.
     derandomize=os.environ.get("CI") == "true",
 )
-
-
-def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table in the database, as stored."""
-    with app.app_context(), db.engine.connect() as connection:
-        tables = sa.inspect(connection).get_table_names()
-        return {
-            table: sorted(
-                (tuple(row) for row in connection.execute(sa.text(f'SELECT * FROM "{table}"'))),
-                key=repr,
-            )
-            for table in tables
-        }
 
 
 def assert_totals_are_the_fold(app: Flask) -> None:

@@ -41,7 +41,7 @@ from hypothesis import strategies as st
 
 from scorekeeper import engine, group_store, messages, review, store
 from scorekeeper.models import Hand, Rubber, WriteKey, db
-from tests.apps import counted_queries, fresh_app, served
+from tests.apps import counted_queries, fresh_app, served, snapshot
 
 SECRET = "record-hand-test"
 ALREADY = "That hand was already recorded: here is the score."
@@ -265,19 +265,6 @@ def stored(app: Flask, rubber_id: str) -> Stored:
         )
         db.session.remove()
         return found
-
-
-def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
-    """Every row of every table, as stored."""
-    with app.app_context(), db.engine.connect() as connection:
-        tables = sa.inspect(connection).get_table_names()
-        return {
-            table: sorted(
-                (tuple(row) for row in connection.execute(sa.text(f'SELECT * FROM "{table}"'))),
-                key=repr,
-            )
-            for table in tables
-        }
 
 
 def in_english(app: Flask, say: Callable[[], str]) -> str:
