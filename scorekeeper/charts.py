@@ -102,7 +102,11 @@ def rating_chart(points: Sequence[tuple[float, float]]) -> Chart:
     line = []
     upper = []
     lower = []
-    for index in _drawn(len(points)):
+    mus = [mu for mu, _ in points]
+    reached = (
+        _extremes(mus) | _extremes(lows if points else []) | _extremes(highs if points else [])
+    )
+    for index in sorted(set(_drawn(len(points))) | reached):
         mu, sigma = points[index]
         x = _x(index, count)
         line.append(f"{'L' if line else 'M'} {x} {_scale(mu, low, high, TOP, bottom)}")
@@ -122,7 +126,8 @@ def rating_chart(points: Sequence[tuple[float, float]]) -> Chart:
 
 def _drawn(count: int) -> list[int]:
     """Which of ``count`` points a line goes through: all of them, or MOST_DRAWN evenly
-    spread from the first to the last (the range of the axis is still that of all).
+    spread from the first to the last (the chart adds the highest and lowest, so the line
+    reaches the range of its axis).
 
     >>> _drawn(3), len(_drawn(200)), _drawn(200)[:3], _drawn(200)[-1]
     ([0, 1, 2], 70, [0, 3, 6], 199)
@@ -130,3 +135,8 @@ def _drawn(count: int) -> list[int]:
     if count <= MOST_DRAWN:
         return list(range(count))
     return sorted({round(i * (count - 1) / (MOST_DRAWN - 1)) for i in range(MOST_DRAWN)})
+
+
+def _extremes(values: Sequence[float]) -> set[int]:
+    """Where the lowest and the highest of ``values`` are: a thinned line still reaches them."""
+    return {values.index(min(values)), values.index(max(values))} if values else set()

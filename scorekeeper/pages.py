@@ -346,7 +346,7 @@ def record_hand(rubber_id: str) -> Any:
         )
     except LookupError:
         abort(404)
-    except PermissionError:
+    except store.NotAllowed:
         abort(403)
     except engine.ScoringError as error:
         form.points.errors = [*form.points.errors, messages.engine_error(error)]

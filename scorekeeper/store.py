@@ -12,6 +12,7 @@ import functools
 import hashlib
 import hmac
 import json
+import logging
 import os
 import re
 import secrets
@@ -27,6 +28,8 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from . import engine
 from .models import WRITE_KEY_LENGTH, DeviceRubber, Hand, Rubber, WriteKey, db, utcnow
+
+logger = logging.getLogger(__name__)
 
 RETRIES = 8
 RACE_SQLSTATES = frozenset({"40001", "40P01"})
@@ -307,6 +310,10 @@ class Recorded:
     repeated: bool = False
 
 
+class NotAllowed(Exception):
+    """The device may not write to the rubber: it has not opened the edit link."""
+
+
 class _Fold(Exception):
     """This hand takes the general write: a rubber of a group, or one without its tally."""
 
@@ -360,7 +367,7 @@ def record_hand(
     leaves the condition false, and all is read again. A rubber of a group, whose players'
     totals move with every hand, and a rubber stored before its tally was, take :func:`write`.
 
-    Raises LookupError (no such rubber), PermissionError (the device may not write to it),
+    Raises LookupError (no such rubber), :class:`NotAllowed` (the device may not write to it),
     :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
     """
     _check_key(key)
@@ -380,8 +387,8 @@ def record_hand(
         except (_Overtaken, IntegrityError, OperationalError) as error:
             if isinstance(error, OperationalError) and not _lost_a_race(error):
                 raise
-            if version is not None and isinstance(error, _Overtaken):
-                raise Conflict("stale") from error
+            # Read again: the key first (a double tap that lost the race to itself is the
+            # repeat it is), then the version the page was sent from (stale if it moved).
             if attempt == RETRIES - 1:
                 raise Conflict("busy") from error
     raise AssertionError("unreachable")  # pragma: no cover
@@ -423,15 +430,21 @@ def _one_writer(connection: sa.Connection) -> Iterator[None]:
     place = (os.getpid(), database)
     with _opening:
         if place not in _writer_locks:
-            opened = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                opened = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as error:  # a folder the app may not write in: SQLite's lock alone
+                logger.warning("no writer lock file beside %s: %s", database, error)
+                opened = -1
             _writer_locks[place] = (threading.Lock(), opened)
         threads, lock_file = _writer_locks[place]
     with threads:
-        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        if lock_file >= 0:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(lock_file, fcntl.LOCK_UN)
+            if lock_file >= 0:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
 
 
 def _record_once(
@@ -448,7 +461,7 @@ def _record_once(
     if row is None:
         raise LookupError(rubber_id)
     if row.device is None:
-        raise PermissionError(rubber_id)
+        raise NotAllowed(rubber_id)
     teams = (row.team0, row.team1)
     if key is not None:
         seen = connection.execute(_READ_KEY, {"rubber_id": rubber_id, "key": key}).first()

@@ -678,6 +678,35 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
     table.play(team="1", points="95")
 
 
+def test_a_double_tap_that_races_itself_is_answered_as_the_repeat(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same POST twice at once (same write key, same body, same version): the one that
+    loses the race reads again, finds its key and says the hand was already recorded, where
+    "someone else recorded a hand" would tell the scorer about a phone that is not there."""
+    phone = Phone(app)
+    table = Table(app, phone, phone.start())
+    table.play(team="0", points="70")
+    data = {**phone.form(table.id), "action": "tie"}
+    with another_phone_writes_first(
+        app, monkeypatch, table.id, store.append_hand(engine.Hand.tie())
+    ):
+        monkeypatch.setattr(store, "write", _same_key(store.write, data))
+        shown = phone.send(table.id, data)
+    assert shown.notes == [("conflict", "That hand was already recorded: here is the score.")]
+    table.rows.append(("tie", 60, 60, False, None, None))
+    assert table.check().version == int(data["version"]) + 1  # one hand, stored once
+
+
+def _same_key(write: Any, data: dict[str, str]) -> Any:
+    """store.write as the twin request makes it: under the form's write key and body."""
+
+    def twin(rubber_id: str, change: store.Change, **_: Any) -> store.Written:
+        return write(rubber_id, change, key=data["key"], body=data)
+
+    return twin
+
+
 # 5. Refusals store nothing, with the statuses the form always had ----------------------------
 
 
@@ -845,6 +874,22 @@ class HttpPhone:
             assert len(notes) == 1 and notes[0][0] == "hand", notes
             return
         pytest.fail(f"a hand for {rubber_id} was refused 60 times")
+
+
+def test_without_a_lock_file_the_hand_is_still_recorded(
+    app: Flask, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A folder the app may not make its lock file in (here the name is taken by a folder):
+    SQLite's own lock alone orders the writers, and the hand is recorded, said so in the log."""
+    database = sqlite_file(app)
+    if database is None:
+        pytest.skip("the writer lock is SQLite's: DATABASE_URL is another database")
+    Path(f"{database}-writer.lock").mkdir()
+    phone = Phone(app)
+    table = Table(app, phone, phone.start())
+    table.play(team="0", points="70")
+    table.play(team="1", points="95")
+    assert "no writer lock file" in caplog.text
 
 
 def test_threads_of_one_process_take_turns_too(app: Flask) -> None:

@@ -249,20 +249,22 @@ def test_the_examples_in_the_docstrings_hold() -> None:
         assert tried and not failed, module.__name__
 
 
-def test_a_long_rating_chart_is_drawn_through_seventy_points_spanning_them_all() -> None:
+def test_a_long_rating_chart_is_drawn_through_seventy_points_and_its_extremes() -> None:
     """200 rubbers on a 280-pixel plot: the line goes through 70 of them from the first to the
-    last, and the axis still spans every rating, drawn or not."""
+    last, and through the lowest and highest, so it reaches both ends of its axis."""
     from scorekeeper import charts
 
-    points = [(25.0 + (i % 7) - 3 * (i == 101), 8.0 - i / 50) for i in range(200)]
+    points = [(25.0 + (i % 7), 8.0 - i / 50) for i in range(200)]
+    points[102] = (5.0, 6.0)  # one bad night, between two of the 70
+    points[151] = (40.0, 2.0)  # and one great one
     chart = charts.rating_chart(points)
     drawn = chart.series[0].path.split(" L ")
-    assert len(drawn) == charts.MOST_DRAWN
+    assert len(drawn) == charts.MOST_DRAWN + 2
     assert drawn[0].startswith(f"M {charts.LEFT}.0 ")
     assert drawn[-1].startswith(f"{charts.WIDTH - charts.RIGHT}.0 ")
-    assert chart.band is not None and len(chart.band.split()) == 2 * charts.MOST_DRAWN
-    low = min(mu - sigma for mu, sigma in points)
-    high = max(mu + sigma for mu, sigma in points)
-    assert [guide.label for guide in chart.guides] == [f"{high:.0f}", f"{low:.0f}"]
+    assert chart.band is not None and len(chart.band.split()) == 2 * len(drawn)
+    band_ys = {float(point.split(",")[1]) for point in chart.band.split()}
+    assert {float(charts.TOP), float(charts.HEIGHT - charts.BOTTOM)} <= band_ys  # both ends
+    assert [guide.label for guide in chart.guides] == ["42", "-1"]
     short = charts.rating_chart(points[:40])
     assert len(short.series[0].path.split(" L ")) == 40
