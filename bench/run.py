@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "bench" / "results.json"
 HOST = "127.0.0.1"
 WORKERS = int(os.environ.get("BENCH_WORKERS", "2"))
+THREADS = int(os.environ.get("BENCH_THREADS", "1"))
+"""Threads per gunicorn worker, the same for every server: 1 is gunicorn's sync worker."""
 CONNECTIONS = int(os.environ.get("BENCH_CONNECTIONS", "8"))
 SECONDS = int(os.environ.get("BENCH_SECONDS", "5"))
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
@@ -74,6 +76,7 @@ def gunicorn(app: str, env: dict[str, str]) -> Iterator[str]:
             "-m",
             "gunicorn",
             f"--workers={WORKERS}",
+            f"--threads={THREADS}",
             f"--bind={HOST}:{port}",
             "--log-level=warning",
             app,

@@ -53,10 +53,9 @@ def service_worker() -> Response:
     source = _static("sw.js").read_text(encoding="utf-8")
     config = {
         "version": shell_version(),
-        # The bare paths: the worker answers a page's hashed URL (?v=…) from its copy of the
-        # file, whatever the hash (it ignores the query), and a new hash is a new worker.
-        "shell": [url_for("static", filename=name, v=None) for name in SHELL]
-        + [url_for(".manifest")],
+        # The hashed addresses the pages name (?v=…): the worker answers the very file a page
+        # names from its copy, and fetches a file of another release (any copy, offline).
+        "shell": [url_for("static", filename=name) for name in SHELL] + [url_for(".manifest")],
     }
     if CONFIG_LINE not in source:
         raise RuntimeError("static/sw.js lost its CONFIG line")

@@ -3,14 +3,17 @@
 // touches a write or the JSON API: hands recorded offline wait in the page (hands.js).
 "use strict";
 
-// GET /sw.js fills this line in: the shell's files and a hash of them (a new hash is a new
-// worker, so the phone picks up a changed stylesheet or script).
+// GET /sw.js fills this line in: the shell's files, each under its hashed address as the pages
+// name it, and a hash of them (a new hash is a new worker, which keeps the new files).
 var CONFIG = {"version": "dev", "shell": []};
 
 var SHELL_CACHE = "sueca-shell-" + CONFIG.version;
 var PAGES_CACHE = "sueca-pages";
 var PAGES_KEPT = 40;
 var SCOPE = new URL(self.registration.scope);
+var SHELL_PATHS = CONFIG.shell.map(function (address) {
+  return new URL(address, SCOPE).pathname;
+});
 
 function pagePath(url) {
   // The pages worth keeping, relative to the scope: "", "glossary", "r/<id>".
@@ -96,10 +99,18 @@ self.addEventListener("fetch", function (event) {
   if (url.origin !== SCOPE.origin) {
     return;
   }
-  if (CONFIG.shell.indexOf(url.pathname) !== -1) {
+  if (SHELL_PATHS.indexOf(url.pathname) !== -1) {
+    // The very file the page names (its hash in the query); a page of a newer release names
+    // newer files, fetched. Only offline does any copy of the file do, rather than none.
     event.respondWith(
-      caches.match(request, { cacheName: SHELL_CACHE, ignoreSearch: true }).then(function (hit) {
-        return hit || fetch(request);
+      caches.match(request, { cacheName: SHELL_CACHE }).then(function (hit) {
+        return hit || fetch(request).catch(function () {
+          return caches.match(request, { cacheName: SHELL_CACHE, ignoreSearch: true }).then(
+            function (older) {
+              return older || Response.error();
+            }
+          );
+        });
       })
     );
     return;

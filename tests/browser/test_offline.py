@@ -215,3 +215,32 @@ def test_a_rubber_opened_before_the_worker_ran_is_kept_too(
     second_phone.get_by_label("Pontos", exact=True).fill("65")
     second_phone.get_by_role("button", name="Registar", exact=True).tap()
     expect(second_phone.locator(".pending-hand")).to_contain_text("ainda não enviada")
+
+
+SHELL_ANSWER = """async (address) => {
+    // What the page gets for a shell file's address, through the worker: its Cache-Control
+    // (a hashed address is immutable; the server answers any other with no-cache).
+    try {
+        const response = await fetch(address);
+        return [response.status, response.headers.get("Cache-Control")];
+    } catch (error) {
+        return [0, String(error)];
+    }
+}"""
+
+
+def test_a_page_of_a_new_release_gets_the_new_files_not_the_workers_old_copy(
+    live_server: str, phone: Any
+) -> None:
+    """The worker answers the very stylesheet a page names from its copy; an address of another
+    release (another hash) goes to the server, so new HTML never comes with an old stylesheet.
+    Offline, any copy of the file does rather than none."""
+    start_kept_rubber(live_server, phone)
+    named = phone.evaluate("() => document.querySelector('link[rel=stylesheet]').href")
+    assert "?v=" in named
+    other = re.sub(r"\?v=[^&]+", "?v=0123456789abcdef", named)
+    assert phone.evaluate(SHELL_ANSWER, named) == [200, "public, max-age=31536000, immutable"]
+    assert phone.evaluate(SHELL_ANSWER, other) == [200, "no-cache"]  # from the server
+    go_offline(phone)
+    assert phone.evaluate(SHELL_ANSWER, named)[0] == 200
+    assert phone.evaluate(SHELL_ANSWER, other) == [200, "public, max-age=31536000, immutable"]
