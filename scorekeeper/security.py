@@ -5,11 +5,12 @@ from __future__ import annotations
 import threading
 import time
 from collections import OrderedDict
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import Flask, Request, Response, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
-from itsdangerous import URLSafeTimedSerializer
+from itsdangerous import BadSignature, URLSafeTimedSerializer
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
@@ -20,7 +21,8 @@ CONTENT_SECURITY_POLICY = (
 VERIFIED_KEPT = 1024
 """Session cookies a worker remembers having verified, the least recently seen forgotten first."""
 VERIFIED_FOR = 3600.0
-"""Seconds a verified cookie is trusted without checking its signature again."""
+"""Seconds a verified cookie is trusted without checking its signature again (never past the
+end of the cookie's own life)."""
 
 
 _VERIFIED_LOCK = threading.Lock()  # the development server answers in threads
@@ -30,12 +32,14 @@ class SessionInterface(SecureCookieSessionInterface):
     """The signed-cookie session, marked Secure whenever the request came over HTTPS.
 
     A phone sends the same cookie with every request until its session changes: a cookie whose
-    signature was checked in the last hour is read from memory (a forged one is never there).
+    signature was checked in the last hour is read from memory (a forged one is never there,
+    nor one past its life).
     """
 
     def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
         cookie = request.cookies.get(self.get_cookie_name(app))
-        if not cookie:
+        serializer = self.get_signing_serializer(app)
+        if not cookie or serializer is None:
             return super().open_session(app, request)
         verified: OrderedDict[tuple[Any, str], tuple[float, dict[str, Any]]]
         verified = app.extensions.setdefault("verified_sessions", OrderedDict())
@@ -43,13 +47,21 @@ class SessionInterface(SecureCookieSessionInterface):
         now = time.monotonic()
         with _VERIFIED_LOCK:
             seen = verified.get(key)
-            if seen is not None and now - seen[0] < VERIFIED_FOR:
+            if seen is not None and now < seen[0]:
                 verified.move_to_end(key)
                 return self.session_class(_copied(seen[1]))
-        session = super().open_session(app, request)
-        if session is not None and session:
+        # As Flask's own open_session, with the time the cookie was signed: it is remembered
+        # an hour at most, and never past the end of its life.
+        lifetime = app.permanent_session_lifetime.total_seconds()
+        try:
+            data, signed = serializer.loads(cookie, max_age=lifetime, return_timestamp=True)
+        except BadSignature:
+            return self.session_class()
+        session = self.session_class(data)
+        if session:
+            left = lifetime - (datetime.now(UTC) - signed).total_seconds()
             with _VERIFIED_LOCK:
-                verified[key] = (now, _copied(dict(session)))
+                verified[key] = (now + min(VERIFIED_FOR, left), _copied(dict(session)))
                 while len(verified) > VERIFIED_KEPT:
                     verified.popitem(last=False)
         return session

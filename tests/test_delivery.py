@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import gzip
 import re
+import time
 from pathlib import Path
 
 from flask import Flask, request
 from flask.testing import FlaskClient
 
 from scorekeeper import delivery, page_cache
+from tests.apps import fresh_app
 
 GZIP = {"Accept-Encoding": "gzip"}
 
@@ -217,3 +219,28 @@ def test_a_remembered_session_is_a_copy_and_a_forged_cookie_is_never_one(
     hand = {"action": "points", "team": "0", "points": "75"}
     assert genuine.post(page + "/hands", data=hand).status_code == 302
     assert forged.post(page + "/hands", data=hand).status_code == 403
+
+
+def test_a_remembered_session_ends_with_the_cookies_life(tmp_path: Path) -> None:
+    """A cookie verified less than an hour ago, but whose life has ended since, is a new
+    session: the memory of its signature does not outlive it."""
+    with fresh_app(
+        tmp_path / "life.sqlite3",
+        {"TESTING": True, "WTF_CSRF_ENABLED": False, "PERMANENT_SESSION_LIFETIME": 2},
+    ) as app:
+        started = app.test_client().post("/rubbers")
+        page = str(started.location)
+        found = re.search(r"session=([^;]+)", started.headers["Set-Cookie"])
+        assert found  # (the test client's jar drops a cookie of a life this short at once)
+        cookie = found.group(1)
+        interface = app.session_interface
+        with app.test_request_context(headers={"Cookie": f"session={cookie}"}):
+            session = interface.open_session(app, request)
+            assert session is not None and "device" in session  # verified, and remembered
+            time.sleep(2.5)
+            session = interface.open_session(app, request)
+            assert session is not None and "device" not in session
+        phone = app.test_client()
+        hand = {"action": "points", "team": "0", "points": "75"}
+        answer = phone.post(page + "/hands", data=hand, headers={"Cookie": f"session={cookie}"})
+        assert answer.status_code == 403
