@@ -499,6 +499,9 @@ def next_rubber(rubber_id: str) -> Response:
     if not state.finished:  # a stale page: another phone undid the last hand meanwhile
         flash(_("This rubber is not won yet: the next one starts when it is."), "conflict")
         return redirect(url_for(".rubber", rubber_id=previous.id))
+    # The next rubber's edit key follows from this one's, for every phone that holds it.
+    held = session.get("keys", {}).get(previous.id)
+    key = store.next_edit_key(held) if store.key_matches(previous, held) else None
     # One next rubber per rubber: a second tap, or the other phone's, lands on the same one.
     following = store.next_rubber_of(previous)
     if following is None:
@@ -511,13 +514,15 @@ def next_rubber(rubber_id: str) -> Response:
                 previous_id=previous.id,
                 device=ensure_device(),
                 group_id=previous.group_id,
+                edit_key=key,
             )
-            remember_key(following.id, key)
         except IntegrityError:  # the other tap got there a moment before
             db.session.rollback()
             following = store.next_rubber_of(previous)
             if following is None:
                 raise
+    if key is not None and store.key_matches(following, key):
+        remember_key(following.id, key)
     store.grant(ensure_device(), following)
     return redirect(url_for(".rubber", rubber_id=following.id))
 

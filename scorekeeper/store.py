@@ -6,6 +6,7 @@ rubber's version in the same transaction; two phones writing at once cannot lose
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import fcntl
 import functools
@@ -144,10 +145,12 @@ def create_rubber(
     previous_id: str | None = None,
     device: str | None = None,
     group_id: str | None = None,
+    edit_key: str | None = None,
 ) -> tuple[Rubber, str]:
-    """Store a new rubber; returns it with its edit key (only ever known to its creator)."""
+    """Store a new rubber; returns it with its edit key (only ever known to its creator, or
+    given: :func:`next_edit_key`)."""
     state = engine.new_rubber(rules, first_dealer)
-    edit_key = new_token()
+    edit_key = edit_key or new_token()
     rubber = Rubber(
         id=new_token(),
         created_at=utcnow(),
@@ -166,6 +169,18 @@ def create_rubber(
         db.session.add(DeviceRubber(device=device, rubber=rubber, created_at=rubber.created_at))
     db.session.commit()
     return rubber, edit_key
+
+
+def next_edit_key(previous_key: str) -> str:
+    """The edit key of the rubber started after one whose edit key is ``previous_key``.
+
+    Whoever holds the previous rubber's key may start the next one and edit it anyway; so
+    every such phone, landing on the next rubber another tap started, knows its key too (and
+    can share it, or send hands kept offline), where a random one would be known to the
+    first tap's answer alone.
+    """
+    digest = hmac.new(previous_key.encode(), b"the next rubber, same table", "sha256").digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
 def grant(device: str, rubber: Rubber) -> None:

@@ -337,6 +337,16 @@ def test_next_rubber_waits_for_a_winner_and_is_started_once(app: Flask, en: Flas
     other.get(edit_url.group(1).replace("http://localhost", ""))
     assert other.post(page + "/next").location == first
     assert other.post(first + "/hands", data={"action": "tie"}).status_code == 302
+    # The other phone knows the next rubber's edit key too, the same as the first phone's: a
+    # third phone may join from either one's link.
+    links = [
+        re.search(r'id="edit-url" readonly value="([^"]+)"', phone.get(first).get_data(True))
+        for phone in (en, other)
+    ]
+    assert links[0] and links[1] and links[0].group(1) == links[1].group(1)
+    third = app.test_client()
+    assert third.get(links[1].group(1).replace("http://localhost", "")).status_code == 302
+    assert third.post(first + "/hands", data={"action": "tie"}).status_code == 302
     with app.app_context():
         previous = page.rsplit("/", 1)[-1]
         assert (
@@ -350,12 +360,20 @@ def test_two_taps_at_once_start_one_next_rubber(
 ) -> None:
     page = start(en, games_to_win="1")
     record(en, page, points="75")
+    cookie = en.get_cookie("session")
+    assert cookie is not None
+    before_next = cookie.value
     first = en.post(page + "/next").location
     looked_up = store.next_rubber_of
     # The second tap looks before the first has stored its rubber: the index stops it.
     answers = iter([None])
     monkeypatch.setattr(store, "next_rubber_of", lambda r: next(answers, None) or looked_up(r))
-    assert en.post(page + "/next").location == first
+    second = app.test_client()  # the second tap's answer, with the phone's cookie before it
+    second.set_cookie("session", before_next)
+    assert second.post(page + "/next").location == first
+    # Whichever answer's cookie the phone keeps, it holds the next rubber's edit key.
+    html = second.get(first).get_data(as_text=True)
+    assert re.search(r'id="edit-url" readonly value="[^"]+/edit/[A-Za-z0-9_-]+"', html)
 
 
 def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: FlaskClient) -> None:
