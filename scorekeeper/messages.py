@@ -19,6 +19,12 @@ def engine_error(error: ValueError) -> str:
         reason = error.reason
         if reason == "range":
             return _("Card points go from 0 to 120, not %(value)s.", value=value)
+        if reason == "one" and value == engine.scoring.TOTAL_POINTS - 1:
+            return _(
+                "%(value)s is impossible: the other team would have 1 point, and no set of "
+                "cards is worth exactly 1.",
+                value=value,
+            )
         if reason == "one":
             return _(
                 "%(value)s is impossible: no set of cards is worth exactly 1 point.", value=value

@@ -177,7 +177,10 @@ def test_spoiled_deal_only_under_melar(app: Flask, en: FlaskClient) -> None:
 @pytest.mark.parametrize(
     ("points", "message"),
     [
-        ("119", "119 is impossible: no set of cards is worth exactly 1 point."),
+        (
+            "119",
+            "119 is impossible: the other team would have 1 point, and no set of cards is worth exactly 1.",
+        ),
         ("1", "1 is impossible: no set of cards is worth exactly 1 point."),
         ("121", "Type a whole number from 0 to 120."),
         ("-3", "Type a whole number from 0 to 120."),

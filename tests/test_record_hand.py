@@ -740,7 +740,11 @@ def test_refusals_store_nothing(app: Flask) -> None:
     # Points no hand can make: the page again, with why.
     for team, points, error in [
         ("0", "1", "1 is impossible: no set of cards is worth exactly 1 point."),
-        ("1", "119", "119 is impossible: no set of cards is worth exactly 1 point."),
+        (
+            "1",
+            "119",
+            "119 is impossible: the other team would have 1 point, and no set of cards is worth exactly 1.",
+        ),
         ("0", "121", "Type a whole number from 0 to 120."),
         ("1", "70", "All the tricks means all 120 card points."),
     ]:
