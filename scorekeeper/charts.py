@@ -95,17 +95,14 @@ def rating_chart(points: Sequence[tuple[float, float]]) -> Chart:
     (True, True)
     """
     count = max(len(points) - 1, 1)
-    lows = [mu - sigma for mu, sigma in points] or [0.0]
-    highs = [mu + sigma for mu, sigma in points] or [1.0]
-    low, high = min(lows), max(highs)
+    lows = [mu - sigma for mu, sigma in points]
+    highs = [mu + sigma for mu, sigma in points]
+    low, high = (min(lows), max(highs)) if points else (0.0, 1.0)
     bottom = HEIGHT - BOTTOM
     line = []
     upper = []
     lower = []
-    mus = [mu for mu, _ in points]
-    reached = (
-        _extremes(mus) | _extremes(lows if points else []) | _extremes(highs if points else [])
-    )
+    reached = _extremes([mu for mu, _ in points]) | _extremes(lows) | _extremes(highs)
     for index in sorted(set(_drawn(len(points))) | reached):
         mu, sigma = points[index]
         x = _x(index, count)
