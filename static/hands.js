@@ -352,5 +352,11 @@
     }
   });
   show();
-  flush();
+  if (document.documentElement.hasAttribute("data-offline-copy")) {
+    // The worker's copy: the network failed a moment ago. Waiting hands go when it is back
+    // (the online event), or at the next try, not in a request that can only fail.
+    later(15000);
+  } else {
+    flush();
+  }
 })();
