@@ -20,6 +20,7 @@ from scorekeeper.models import Hand as HandRow
 from tests.api_calls import new_group, new_rubber, play
 from tests.apps import counted_queries
 from tests.bulk import bulk_group
+from tests.fuzzing import FUZZ_SETTINGS, detach
 
 from .test_review import build as build_small_group
 
@@ -575,41 +576,63 @@ GROUP_OPERATIONS = [
 ]
 
 
+class GroupTargets:
+    """A group with rubbers, an empty group and a loose rubber: what generated requests aim at."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        group_id = build_small_group(client)
+        self.target = new_group(client, "Alvo")
+        self.loose = new_rubber(client, None, players=["Ana", "Rui", "Eva", "Zé"])
+        self.exported = client.get(f"/api/v1/groups/{group_id}/export.json").get_json()
+        self.headers = {
+            "X-Group-Key": self.target["edit_key"],
+            "X-Edit-Key": self.loose["edit_key"],
+        }
+
+    def aim(self, case: Any, path: str, data: Any) -> None:
+        """Point some cases at the empty group, the import at real rubbers and the adoption at
+        the loose rubber, on the case's own copies (tests/fuzzing.py says why)."""
+        from hypothesis import strategies as st
+
+        detach(case)
+        if case.path_parameters and data.draw(st.booleans()):
+            case.path_parameters["group_id"] = self.target["id"]
+        if isinstance(case.body, dict) and path.endswith("/import") and data.draw(st.booleans()):
+            case.body["rubbers"] = self.exported["rubbers"][: data.draw(st.integers(0, 5))]
+        if isinstance(case.body, dict) and path.endswith("/rubbers") and data.draw(st.booleans()):
+            case.body["rubber"] = self.loose["id"]
+
+
+def group_strategy(app: Flask, method: str, path: str) -> Any:
+    """Schemathesis' cases for one operation of the document the app serves, valid or not."""
+    import schemathesis
+    from hypothesis import strategies as st
+    from schemathesis import GenerationMode
+
+    operation = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)[path][method]
+    return st.one_of(
+        operation.as_strategy(generation_mode=GenerationMode.POSITIVE),
+        operation.as_strategy(generation_mode=GenerationMode.NEGATIVE),
+    )
+
+
 @pytest.mark.parametrize(("method", "path"), GROUP_OPERATIONS)
 def test_generated_requests_never_fail_the_server(
     app: Flask, client: FlaskClient, method: str, path: str
 ) -> None:
     """Whatever is sent with the group's real key, the answer is below 500, a refusal says why
     and stores nothing (test_fuzz.py aims only at rubbers)."""
-    import schemathesis
-    from hypothesis import HealthCheck, given, settings
+    from hypothesis import given
     from hypothesis import strategies as st
-    from schemathesis import GenerationMode
 
-    group_id = build_small_group(client)
-    target = new_group(client, "Alvo")
-    loose = new_rubber(client, None, players=["Ana", "Rui", "Eva", "Zé"])
-    schema = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)
-    operation = schema[path][method]
-    strategy = st.one_of(
-        operation.as_strategy(generation_mode=GenerationMode.POSITIVE),
-        operation.as_strategy(generation_mode=GenerationMode.NEGATIVE),
-    )
-    exported = client.get(f"/api/v1/groups/{group_id}/export.json").get_json()
+    targets = GroupTargets(client)
 
-    @settings(max_examples=int(os.environ.get("FUZZ_EXAMPLES", "40")), deadline=None,
-              suppress_health_check=list(HealthCheck))  # fmt: skip
-    @given(case=strategy, data=st.data())
+    @FUZZ_SETTINGS
+    @given(case=group_strategy(app, method, path), data=st.data())
     def fuzz(case: Any, data: st.DataObject) -> None:
-        if case.path_parameters and data.draw(st.booleans()):
-            case.path_parameters["group_id"] = target["id"]
-        headers = {"X-Group-Key": target["edit_key"], "X-Edit-Key": loose["edit_key"]}
-        if isinstance(case.body, dict) and path.endswith("/import") and data.draw(st.booleans()):
-            case.body["rubbers"] = exported["rubbers"][: data.draw(st.integers(0, 5))]
-        if isinstance(case.body, dict) and path.endswith("/rubbers") and data.draw(st.booleans()):
-            case.body["rubber"] = loose["id"]
+        targets.aim(case, path, data)
         before = snapshot(app)
-        response = case.call(headers=headers)
+        response = case.call(headers=targets.headers)
         assert response.status_code < 500, (case.as_curl_command(), response.text[:500])
         if response.status_code >= 400:
             body = response.json()
@@ -618,6 +641,42 @@ def test_generated_requests_never_fail_the_server(
             assert snapshot(app) == before, case.as_curl_command()
 
     fuzz()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_aimed_cases_leave_what_the_strategy_draws_as_it_was(
+    app: Flask, client: FlaskClient, seed: int
+) -> None:
+    """The same seed draws the same cases, however the cases before were aimed: the adoption's
+    negative bodies include one ``{}`` shared by every case that draws it, which aiming in place
+    turned into a valid body and Hypothesis into FlakyStrategyDefinition."""
+    import schemathesis
+    from hypothesis import given, settings
+    from hypothesis import seed as with_seed
+    from hypothesis import strategies as st
+    from schemathesis import GenerationMode
+
+    path = "/api/v1/groups/{group_id}/rubbers"
+    targets = GroupTargets(client)
+    operation = schemathesis.openapi.from_wsgi("/api/v1/openapi.json", app)[path]["POST"]
+    strategy = operation.as_strategy(generation_mode=GenerationMode.NEGATIVE)
+
+    def drawn() -> list[str]:
+        cases: list[str] = []
+
+        @with_seed(seed)
+        @settings(FUZZ_SETTINGS, max_examples=300, database=None, derandomize=False)
+        @given(case=strategy, data=st.data())
+        def aim_every_case(case: Any, data: st.DataObject) -> None:
+            cases.append(repr(case))
+            targets.aim(case, path, data)
+
+        aim_every_case()
+        return cases
+
+    first, second = drawn(), drawn()
+    assert sum(case.endswith("body={})") for case in first) >= 2  # the shared body, drawn again
+    assert first == second
 
 
 def test_a_win_by_a_revoke_at_no_games_is_no_pente(client: FlaskClient) -> None:
