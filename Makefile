@@ -7,9 +7,9 @@ COMPILED := $(CATALOGUES:.po=.mo)
 
 .PHONY: install run test lint messages bench fuzz
 
-# Generated cases for each API operation and each HTML form (tests/test_fuzz.py): about 3,400
+# Generated cases for each API operation and each HTML form (tests/system/test_fuzz.py): about 3,400
 # in `make test`, which CI runs on SQLite and on PostgreSQL; `make fuzz` runs many more and
-# kills the server more often (tests/test_crash.py).
+# kills the server more often (tests/system/test_crash.py).
 FUZZ_EXAMPLES ?= 200
 FUZZ_MORE ?= 2000
 CRASH_MORE ?= 30
@@ -34,7 +34,7 @@ test: install
 
 fuzz: install
 	FUZZ_EXAMPLES=$(FUZZ_MORE) CRASH_CYCLES=$(CRASH_MORE) $(BIN)/python -m pytest \
-		tests/test_fuzz.py tests/test_crash.py tests/test_two_phones.py
+		tests/system/test_fuzz.py tests/system/test_crash.py tests/system/test_two_phones.py
 
 lint: install
 	$(BIN)/ruff check scorekeeper tests bench

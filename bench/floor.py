@@ -6,8 +6,9 @@ replaced, by scoring the hand on a new rubber and storing nothing. What this ans
 is the most the real POST could, were its write free.
 """
 
-from scorekeeper import engine, store
-from scorekeeper.store import Recorded
+from scorekeeper import engine
+from scorekeeper.rubbers import store
+from scorekeeper.rubbers.store import Recorded
 
 
 def _nothing_stored(_rubber_id: str, _device: str, hand: engine.Hand, **_: object) -> Recorded:

@@ -202,8 +202,10 @@ class Seeded:
     """The benchmark's data: a phone's session, its rubber of 12 hands and a pool to write to."""
 
     def __init__(self, app: Any) -> None:
-        from scorekeeper import engine, store
-        from scorekeeper.models import Rubber, db
+        from scorekeeper import engine
+        from scorekeeper.extensions import db
+        from scorekeeper.rubbers import store
+        from scorekeeper.rubbers.models import Rubber
 
         client = app.test_client()
         form = page_assets(client.get("/rubbers/new").get_data(as_text=True))
@@ -562,7 +564,7 @@ def engine_figures(workdir: Path) -> list[Figure]:
             "pytest",
             "-q",
             "tests/engine/test_benchmark.py",
-            "tests/test_benchmark_request.py",
+            "tests/system/test_benchmark_request.py",
             "--benchmark-enable",
             "--benchmark-only",
             f"--benchmark-json={report}",

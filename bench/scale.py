@@ -23,9 +23,9 @@ from typing import Any
 from flask import Flask
 
 from scorekeeper import create_app
-from scorekeeper.models import db
-from tests.apps import counted_queries, served
-from tests.bulk import HANDS_PER_RUBBER, bulk_group
+from scorekeeper.extensions import db
+from tests.support.apps import counted_queries, served
+from tests.support.bulk import HANDS_PER_RUBBER, bulk_group
 
 LARGE = 10_000
 SMALL = 100

@@ -2,103 +2,37 @@
 
 from __future__ import annotations
 
-import os
-import secrets
-from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent
-
-
-def _asset_folder(name: str) -> str:
-    """A top-level folder of the checkout, or the copy an installed wheel carries."""
-    beside = ROOT / name
-    return str(beside if beside.is_dir() else Path(__file__).parent / name)
-
-
-def _secret_key(app: Flask) -> str:
-    """SECRET_KEY from the environment, else instance/config.py, else one generated once."""
-    from_env = os.environ.get("SECRET_KEY")
-    if from_env:
-        return from_env
-    configured = app.config.get("SECRET_KEY")
-    if configured:
-        return str(configured)
-    key_file = Path(app.instance_path) / "secret_key"
-    if not key_file.exists():
-        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_hex(32))
-    return key_file.read_text().strip()
+from scorekeeper.config import asset_folder, configure
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: config, extensions, blueprints."""
+    """Build the app: config, extensions, the shared web layer, the features, the API."""
     app = Flask(
         __name__,
         instance_relative_config=True,
-        template_folder=_asset_folder("templates"),
-        static_folder=_asset_folder("static"),
+        template_folder=asset_folder("templates"),
+        static_folder=asset_folder("static"),
     )
-    os.makedirs(app.instance_path, exist_ok=True)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI="sqlite:///"
-        + os.path.join(app.instance_path, "scorekeeper.sqlite3"),
-        # The CSRF token lives as long as the session: a rubber page stays usable all evening.
-        WTF_CSRF_TIME_LIMIT=None,
-        SESSION_COOKIE_HTTPONLY=True,
-        SESSION_COOKIE_SAMESITE="Lax",
-        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
-        # The cookie is signed again only when the session changes (every write does), not on
-        # each page: a phone that only looks keeps its session 400 days after its last write.
-        SESSION_REFRESH_EACH_REQUEST=False,
-        MAX_CONTENT_LENGTH=256 * 1024,
-        BABEL_DEFAULT_LOCALE="pt_PT",
-        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
-        HISTORY_PAGE_SIZE=20,
-    )
-    if test_config is None:
-        app.config.from_pyfile("config.py", silent=True)
-    else:
-        app.config.from_mapping(test_config)
-    if os.environ.get("DATABASE_URL") and not (test_config or {}).get("SQLALCHEMY_DATABASE_URI"):
-        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
-    app.config["SECRET_KEY"] = _secret_key(app)
+    configure(app, test_config)
 
-    from . import (
-        api,
-        cards,
-        delivery,
-        errors,
-        export,
-        group_api,
-        groups,
-        i18n,
-        page_cache,
-        pages,
-        pwa,
-        security,
-    )
-    from .forms import csrf
-    from .models import db, migrate
+    from scorekeeper import api, web
+    from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.groups import views as groups
+    from scorekeeper.home import views as home
+    from scorekeeper.rubbers import card_entry
+    from scorekeeper.rubbers import views as rubbers
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=_asset_folder("migrations"))
-    i18n.init_app(app)
-    security.init_app(app)
-    delivery.init_app(app)
-    page_cache.init_app(app)
-    errors.init_app(app)
+    migrate.init_app(app, db, directory=asset_folder("migrations"))
     csrf.init_app(app)
-    csrf.exempt(api.bp)  # the API authenticates each write by its X-Edit-Key header
-    csrf.exempt(group_api.bp)  # and the groups' API by its X-Group-Key header
-    app.register_blueprint(pages.bp)
-    app.register_blueprint(cards.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(export.bp)
+    web.init_app(app)
+    app.register_blueprint(home.bp)
+    app.register_blueprint(rubbers.bp)
+    app.register_blueprint(card_entry.bp)
     app.register_blueprint(groups.bp)
-    app.register_blueprint(group_api.bp)
-    app.register_blueprint(pwa.bp)
+    api.init_app(app)
     return app

@@ -8,7 +8,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from tests.apps import fresh_app
+from tests.support.apps import fresh_app
 
 
 @pytest.fixture

@@ -14,10 +14,13 @@ from flask.testing import FlaskClient
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, select, text
 
-from scorekeeper import create_app, engine, group_store, store
-from scorekeeper.models import DeviceRubber, Rubber, db
-from tests.apps import fresh_app
-from tests.bulk import bulk_group
+from scorekeeper import create_app, engine
+from scorekeeper.extensions import db
+from scorekeeper.groups import store as group_store
+from scorekeeper.rubbers import store
+from scorekeeper.rubbers.models import DeviceRubber, Rubber
+from tests.support.apps import fresh_app
+from tests.support.bulk import bulk_group
 
 
 def test_secret_key_is_generated_once_into_the_instance_folder(

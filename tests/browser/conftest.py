@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.apps import fresh_app, served
+from tests.support.apps import fresh_app, served
 
 CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [

@@ -7,7 +7,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.records import FULL_RECORD
+from tests.support.records import FULL_RECORD
 
 from .conftest import PHONE
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pytest_benchmark.fixture import BenchmarkFixture
 
 from scorekeeper.engine import Hand, RubberState, RuleSet, TrickRecord, replay, verify_record
-from tests.records import FULL_RECORD
+from tests.support.records import FULL_RECORD
 
 # 30 hands that do not finish a rubber to 20: each round of three gives Nós 1 (2 with the
 # carried tie from the round before), Eles 1, then a tie.

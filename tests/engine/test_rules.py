@@ -16,7 +16,7 @@ from scorekeeper.engine import (
     RuleSet,
     Tie,
 )
-from tests.presets import PRESET_TABLE
+from tests.support.presets import PRESET_TABLE
 
 
 def test_the_presets_are_exactly_the_four_of_the_table() -> None:

@@ -22,7 +22,7 @@ from scorekeeper.engine import (
     verify_melar_hand,
     verify_record,
 )
-from tests.records import FULL_RECORD
+from tests.support.records import FULL_RECORD
 
 PORTUGAL = RuleSet()
 

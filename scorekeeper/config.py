@@ -1,0 +1,65 @@
+"""The app's configuration: defaults, then instance/config.py or a test's mapping, then the
+environment."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The checkout: templates/, static/ and migrations/ sit beside the package."""
+
+
+def asset_folder(name: str) -> str:
+    """A top-level folder of the checkout, or the copy an installed wheel carries."""
+    beside = ROOT / name
+    return str(beside if beside.is_dir() else Path(__file__).parent / name)
+
+
+def secret_key(app: Flask) -> str:
+    """SECRET_KEY from the environment, else instance/config.py, else one generated once."""
+    from_env = os.environ.get("SECRET_KEY")
+    if from_env:
+        return from_env
+    configured = app.config.get("SECRET_KEY")
+    if configured:
+        return str(configured)
+    key_file = Path(app.instance_path) / "secret_key"
+    if not key_file.exists():
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as out:
+            out.write(secrets.token_hex(32))
+    return key_file.read_text().strip()
+
+
+def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """Fill ``app.config``: the defaults, instance/config.py (or the test's mapping), then
+    DATABASE_URL and SECRET_KEY from the environment."""
+    os.makedirs(app.instance_path, exist_ok=True)
+    app.config.from_mapping(
+        SQLALCHEMY_DATABASE_URI="sqlite:///"
+        + os.path.join(app.instance_path, "scorekeeper.sqlite3"),
+        # The CSRF token lives as long as the session: a rubber page stays usable all evening.
+        WTF_CSRF_TIME_LIMIT=None,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+        # The cookie is signed again only when the session changes (every write does), not on
+        # each page: a phone that only looks keeps its session 400 days after its last write.
+        SESSION_REFRESH_EACH_REQUEST=False,
+        MAX_CONTENT_LENGTH=256 * 1024,
+        BABEL_DEFAULT_LOCALE="pt_PT",
+        BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
+        HISTORY_PAGE_SIZE=20,
+    )
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if os.environ.get("DATABASE_URL") and not (test_config or {}).get("SQLALCHEMY_DATABASE_URI"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    app.config["SECRET_KEY"] = secret_key(app)

@@ -1,0 +1,491 @@
+"""Statistics over a group's rubbers, the players' ratings and the sittings, in pure Python.
+
+Every figure starts from the engine's fold of a rubber (:func:`seat_records`); nothing here
+scores a hand. The database keeps these seat records on every write (``group_store``) and
+counts them in SQL; :func:`statistics` is the same count done from scratch, so the two can be
+checked against each other.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Protocol
+
+from openskill.models import PlackettLuce
+
+from scorekeeper import engine
+
+SEATS = 4
+SITTING_GAP = timedelta(hours=3)
+"""Two rubbers of the same four players further apart than this are two sittings."""
+
+
+def player_key(name: str | None) -> str:
+    """How names are matched: surrounding spaces dropped, case folded, accents composed.
+
+    >>> player_key("  Zé ") == player_key("ZÉ") == "zé"
+    True
+    """
+    text = unicodedata.normalize("NFC", name or "").strip()
+    return unicodedata.normalize("NFC", text.casefold())
+
+
+def seat_names(players: Sequence[str | None] | None) -> list[str]:
+    """The four seats' names as typed, stripped ("" for a seat left unnamed)."""
+    names = list(players or [])[:SEATS]
+    names += [""] * (SEATS - len(names))
+    return [(name or "").strip() for name in names]
+
+
+def repeated_name(players: Sequence[str | None] | None) -> str | None:
+    """A name typed for two seats of one rubber (matched as names are), or None.
+
+    >>> repeated_name(["Ana", "Rui", " ana", "Zé"])
+    'ana'
+    """
+    seen: set[str] = set()
+    for name in seat_names(players):
+        key = player_key(name)
+        if key and key in seen:
+            return name
+        seen.add(key)
+    return None
+
+
+# What one rubber gives each of its players ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One named seat of a rubber and what the rubber gave that player's team."""
+
+    seat: int
+    name: str
+    key: str
+    partner_key: str | None
+    opponent_keys: tuple[str | None, str | None]
+    """The opponents at the seats after and before this one."""
+    team: int
+    finished: bool
+    won: bool
+    games_won: int
+    """The final games of the player's team."""
+    games_lost: int
+    """The final games of the other team."""
+    pente_given: bool
+    """Won with the other team on 0 games."""
+    pente_taken: bool
+    outcome: str | None
+    """The engine's name for the finished rubber (pente, chapeu, arrepio, bandeira, revoke)."""
+    bandeiras: int
+    """Hands the player's team won by bandeira."""
+    card_points: int
+    """The team's card points over the hands that had card points (played and tied)."""
+    point_hands: int
+
+
+def team_totals(state: engine.RubberState) -> tuple[list[int], list[int], int]:
+    """Per team, the hands won by bandeira and the card points; and the hands with points."""
+    bandeiras = [0, 0]
+    points = [0, 0]
+    point_hands = 0
+    for result in state.hands:
+        if result.bandeira and result.winner is not None:
+            bandeiras[result.winner] += 1
+        if result.hand.points is not None:
+            points[0] += result.hand.points[0]
+            points[1] += result.hand.points[1]
+            point_hands += 1
+    return bandeiras, points, point_hands
+
+
+def seat_records(
+    players: Sequence[str | None] | None, state: engine.RubberState
+) -> tuple[SeatRecord, ...]:
+    """The named seats of a rubber, each with what the engine's fold gave its team.
+
+    >>> state = engine.replay(engine.RuleSet(), [engine.Hand.played(95)] * 2)
+    >>> first = seat_records(["Ana", "Rui", "Eva", None], state)[0]
+    >>> first.won, first.games_won, first.pente_given, first.partner_key
+    (True, 4, True, 'eva')
+    """
+    names = seat_names(players)
+    bandeiras, points, point_hands = team_totals(state)
+    records = []
+    for seat, name in enumerate(names):
+        if not player_key(name):
+            continue
+        team = engine.team_of(seat)
+        won = state.finished and state.winner == team
+        lost = state.finished and state.winner == 1 - team
+        partner = player_key(names[(seat + 2) % SEATS]) or None
+        opponents = (
+            player_key(names[(seat + 1) % SEATS]) or None,
+            player_key(names[(seat + 3) % SEATS]) or None,
+        )
+        records.append(
+            SeatRecord(
+                seat=seat,
+                name=name,
+                key=player_key(name),
+                partner_key=partner,
+                opponent_keys=opponents,
+                team=team,
+                finished=state.finished,
+                won=won,
+                games_won=state.games[team],
+                games_lost=state.games[1 - team],
+                pente_given=won and state.pente,
+                pente_taken=lost and state.pente,
+                outcome=state.outcome.value if state.outcome is not None else None,
+                bandeiras=bandeiras[team],
+                card_points=points[team],
+                point_hands=point_hands,
+            )
+        )
+    return tuple(records)
+
+
+class Seated(Protocol):
+    """What the ratings need of a seat: a seat record, or its cached row."""
+
+    @property
+    def seat(self) -> int: ...
+    @property
+    def key(self) -> str: ...
+    @property
+    def team(self) -> int: ...
+    @property
+    def won(self) -> bool: ...
+    @property
+    def finished(self) -> bool: ...
+
+
+def rateable(seats: Sequence[Seated]) -> bool:
+    """Whether a rubber moves the ratings: finished, with four different named players."""
+    return (
+        len(seats) == SEATS
+        and all(seat.finished for seat in seats)
+        and len({seat.key for seat in seats}) == SEATS
+    )
+
+
+# Ratings ------------------------------------------------------------------------------------
+
+MODEL = PlackettLuce()
+"""OpenSkill's Plackett-Luce model with its defaults (mu 25, sigma 25/3)."""
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A skill estimate and its uncertainty; ``ordinal`` (mu - 3 sigma) is what ranks."""
+
+    mu: float = MODEL.mu
+    sigma: float = MODEL.sigma
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+
+def rate(teams: Sequence[Sequence[Rating]], winner: int) -> list[list[Rating]]:
+    """The four ratings after one rubber of team 0 against team 1, ``winner`` the winning team.
+
+    >>> after = rate([[Rating(), Rating()], [Rating(), Rating()]], winner=0)
+    >>> after[0][0].mu > 25 > after[1][0].mu and after[0][0].sigma < Rating().sigma
+    True
+    """
+    ranks = [0, 1] if winner == 0 else [1, 0]
+    given = [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in team] for team in teams]
+    result = MODEL.rate(given, ranks=ranks)
+    return [[Rating(float(r.mu), float(r.sigma)) for r in team] for team in result]
+
+
+def rate_seats(seats: Sequence[Seated], book: dict[str, Rating]) -> dict[str, Rating]:
+    """The new ratings of a rateable rubber's four players, from those in ``book``."""
+    by_team = [
+        [seat.key for seat in sorted(seats, key=lambda s: s.seat) if seat.team == team]
+        for team in (0, 1)
+    ]
+    winner = 0 if any(seat.won for seat in seats if seat.team == 0) else 1
+    after = rate([[book.get(key, Rating()) for key in keys] for keys in by_team], winner)
+    return {key: after[team][i] for team, keys in enumerate(by_team) for i, key in enumerate(keys)}
+
+
+# The statistics of a group --------------------------------------------------------------------
+
+
+@dataclass
+class PlayerStats:
+    """One player over the group's finished rubbers."""
+
+    key: str
+    name: str = ""
+    rubbers: int = 0
+    won: int = 0
+    games_won: int = 0
+    games_lost: int = 0
+    pentes: int = 0
+    pentes_taken: int = 0
+    chapeus: int = 0
+    chapeus_taken: int = 0
+    arrepios: int = 0
+    arrepios_taken: int = 0
+    bandeiras: int = 0
+    card_points: int = 0
+    point_hands: int = 0
+    rating: Rating = field(default_factory=Rating)
+    rated: int = 0
+    """Rubbers that moved the rating."""
+
+    @property
+    def lost(self) -> int:
+        return self.rubbers - self.won
+
+    @property
+    def average_points(self) -> float | None:
+        """Average card points of the player's team per hand with card points."""
+        return self.card_points / self.point_hands if self.point_hands else None
+
+
+@dataclass
+class PairStats:
+    """Two partners over the group's finished rubbers (``keys`` in sorted order)."""
+
+    keys: tuple[str, str]
+    rubbers: int = 0
+    won: int = 0
+    games_won: int = 0
+    games_lost: int = 0
+
+
+@dataclass
+class Versus:
+    """A player against one opponent: the finished rubbers they played on opposite teams."""
+
+    key: str
+    opponent: str
+    rubbers: int = 0
+    won: int = 0
+
+
+@dataclass
+class GroupStats:
+    """Everything the statistics page shows, counted over the finished rubbers."""
+
+    rubbers: int = 0
+    players: dict[str, PlayerStats] = field(default_factory=dict)
+    partners: dict[tuple[str, str], PairStats] = field(default_factory=dict)
+    """Each pair twice, from each partner's side: (player, partner)."""
+    versus: dict[tuple[str, str], Versus] = field(default_factory=dict)
+    outcomes: dict[str, int] = field(default_factory=dict)
+    """Finished rubbers by the engine's outcome name, and ``shutout`` for those won 4-0."""
+    names: dict[str, str] = field(default_factory=dict)
+    """The most recent spelling of every name of the group, finished rubbers or not."""
+
+    def name(self, key: str) -> str:
+        return self.names.get(key, key)
+
+    def ranking(self) -> list[PlayerStats]:
+        """The players, best rating (mu - 3 sigma) first."""
+        return sorted(
+            self.players.values(), key=lambda p: (-p.rating.ordinal, -p.won, self.name(p.key))
+        )
+
+    def pairs(self) -> list[PairStats]:
+        """Each pair once, most rubbers won first."""
+        once = [pair for (a, b), pair in self.partners.items() if a < b]
+        return sorted(once, key=lambda p: (-p.won, -p.rubbers, p.keys))
+
+    def best_partner(self, key: str) -> PairStats | None:
+        """The partner the player won the largest share of rubbers with (more rubbers break a tie)."""
+        mine = [pair for (a, _), pair in self.partners.items() if a == key]
+        if not mine:
+            return None
+        return min(mine, key=lambda p: (-p.won / p.rubbers, -p.rubbers, p.keys))
+
+    def toughest_opponents(self, key: str, count: int = 3) -> list[Versus]:
+        """The opponents the player lost the largest share of rubbers against."""
+        mine = [v for (a, _), v in self.versus.items() if a == key and v.won < v.rubbers]
+        mine.sort(key=lambda v: (v.won / v.rubbers, -v.rubbers, v.opponent))
+        return mine[:count]
+
+
+@dataclass(frozen=True)
+class RubberRecord:
+    """A rubber as the statistics see it, in the group's order."""
+
+    finished: bool
+    outcome: str | None
+    shutout: bool
+    seats: tuple[SeatRecord, ...]
+
+
+def rubber_record(players: Sequence[str | None] | None, state: engine.RubberState) -> RubberRecord:
+    return RubberRecord(
+        finished=state.finished,
+        outcome=state.outcome.value if state.outcome is not None else None,
+        shutout=state.finished and state.pente,
+        seats=seat_records(players, state),
+    )
+
+
+def add_seat(player: PlayerStats, seat: SeatRecord) -> None:
+    """Count one finished rubber's seat into a player's totals."""
+    player.rubbers += 1
+    player.won += seat.won
+    player.games_won += seat.games_won
+    player.games_lost += seat.games_lost
+    player.pentes += seat.pente_given
+    player.pentes_taken += seat.pente_taken
+    player.chapeus += seat.won and seat.outcome == "chapeu"
+    player.chapeus_taken += not seat.won and seat.outcome == "chapeu"
+    player.arrepios += seat.won and seat.outcome == "arrepio"
+    player.arrepios_taken += not seat.won and seat.outcome == "arrepio"
+    player.bandeiras += seat.bandeiras
+    player.card_points += seat.card_points
+    player.point_hands += seat.point_hands
+
+
+def statistics(rubbers: Iterable[RubberRecord]) -> GroupStats:
+    """The statistics of a group counted from scratch, its rubbers given in the group's order."""
+    stats = GroupStats()
+    outcomes: Counter[str] = Counter()
+    book: dict[str, Rating] = {}
+    rated: Counter[str] = Counter()
+    for rubber in rubbers:
+        for seat in rubber.seats:
+            stats.names[seat.key] = seat.name
+        if not rubber.finished:
+            continue
+        stats.rubbers += 1
+        if rubber.outcome:
+            outcomes[rubber.outcome] += 1
+        if rubber.shutout:
+            outcomes["shutout"] += 1
+        for seat in rubber.seats:
+            add_seat(stats.players.setdefault(seat.key, PlayerStats(seat.key)), seat)
+            if seat.partner_key is not None:
+                pair_key = (seat.key, seat.partner_key)
+                pair = stats.partners.setdefault(pair_key, PairStats(tuple(sorted(pair_key))))  # type: ignore[arg-type]
+                pair.rubbers += 1
+                pair.won += seat.won
+                pair.games_won += seat.games_won
+                pair.games_lost += seat.games_lost
+            for other in rubber.seats:
+                if other.team != seat.team:
+                    versus = stats.versus.setdefault(
+                        (seat.key, other.key), Versus(seat.key, other.key)
+                    )
+                    versus.rubbers += 1
+                    versus.won += seat.won
+        if rateable(rubber.seats):
+            book.update(rate_seats(rubber.seats, book))
+            rated.update(seat.key for seat in rubber.seats)
+    stats.outcomes = dict(outcomes)
+    for key, player in stats.players.items():
+        player.name = stats.names[key]
+        player.rating = book.get(key, Rating())
+        player.rated = rated[key]
+    return stats
+
+
+# Sittings ---------------------------------------------------------------------------------------
+
+
+def side(players: Sequence[str | None] | None, teams: Sequence[str], team: int) -> frozenset[str]:
+    """Who a team is, for telling sittings apart: its two players, or its name when a seat of
+    it is unnamed."""
+    names = seat_names(players)
+    keys = [player_key(names[seat]) for seat in range(SEATS) if engine.team_of(seat) == team]
+    if all(keys):
+        return frozenset(keys)
+    return frozenset({"team:" + player_key(teams[team])})
+
+
+@dataclass(frozen=True)
+class SittingRubber:
+    """A rubber as a sitting sees it: who played, when, and how it ended."""
+
+    id: str
+    created_at: datetime
+    previous_id: str | None
+    sides: tuple[frozenset[str], frozenset[str]]
+    """Who team 0 and team 1 were."""
+    finished: bool
+    winner: int | None
+    shutout: bool
+
+    @property
+    def table(self) -> frozenset[frozenset[str]]:
+        return frozenset(self.sides)
+
+
+def follows(earlier: SittingRubber, later: SittingRubber) -> bool:
+    """Whether ``later`` was played right after ``earlier`` at the same table."""
+    if later.previous_id == earlier.id:
+        return True
+    return later.table == earlier.table and later.created_at - earlier.created_at <= SITTING_GAP
+
+
+def sitting(rubbers: Sequence[SittingRubber], target: str) -> list[SittingRubber]:
+    """The sitting of rubber ``target``: the rubbers of the same four players around it, each
+    started within SITTING_GAP of the one before (or as its "next rubber"), in order.
+
+    ``rubbers`` are the neighbours of the target in the group's order.
+    """
+    index = next(i for i, rubber in enumerate(rubbers) if rubber.id == target)
+    table = rubbers[index].table
+    same = [rubber for rubber in rubbers if rubber.table == table or rubber.id == target]
+    at = next(i for i, rubber in enumerate(same) if rubber.id == target)
+    start = at
+    while start > 0 and follows(same[start - 1], same[start]):
+        start -= 1
+    end = at
+    while end + 1 < len(same) and follows(same[end], same[end + 1]):
+        end += 1
+    return same[start : end + 1]
+
+
+@dataclass(frozen=True)
+class SittingRow:
+    """One rubber of a sitting and the running count after it, for the sitting's two sides."""
+
+    rubber: SittingRubber
+    flipped: bool
+    """Whether the rubber's team 0 is the sitting's second side."""
+    rubbers: tuple[int, int]
+    pentes: tuple[int, int]
+
+
+def running_count(rubbers: Sequence[SittingRubber]) -> list[SittingRow]:
+    """The paper sheet's running count: rubbers and pentes won by each side of the sitting,
+    the first rubber's team 0 being side 0.
+
+    >>> a, b = frozenset({"ana", "eva"}), frozenset({"rui", "zé"})
+    >>> when = datetime(2026, 1, 1)
+    >>> rows = running_count([
+    ...     SittingRubber("1", when, None, (a, b), True, 0, True),
+    ...     SittingRubber("2", when, "1", (b, a), True, 0, False),
+    ... ])
+    >>> [(row.rubbers, row.pentes) for row in rows]
+    [((1, 0), (1, 0)), ((1, 1), (1, 0))]
+    """
+    if not rubbers:
+        return []
+    first = rubbers[0].sides[0]
+    won = [0, 0]
+    pentes = [0, 0]
+    rows = []
+    for rubber in rubbers:
+        flipped = rubber.sides[0] != first
+        if rubber.finished and rubber.winner is not None:
+            winner = rubber.winner ^ flipped
+            won[winner] += 1
+            pentes[winner] += rubber.shutout
+        rows.append(SittingRow(rubber, flipped, (won[0], won[1]), (pentes[0], pentes[1])))
+    return rows

@@ -1,0 +1,351 @@
+"""The review pages: groups of regulars, their history, sittings, statistics and players, and
+the pictures of a rubber (its cross to download, its games over the hands)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import sqlalchemy as sa
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from sqlalchemy.orm import selectinload
+
+from scorekeeper import engine
+from scorekeeper.extensions import db
+from scorekeeper.groups import charts, statistics
+from scorekeeper.groups import store as group_store
+from scorekeeper.groups.forms import GroupRubberForm, NewGroupForm
+from scorekeeper.groups.models import Group
+from scorekeeper.rubbers import drawings, store
+from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
+from scorekeeper.rubbers.models import DeviceRubber, Rubber
+from scorekeeper.web import paging, wording
+from scorekeeper.web.device import current_device, ensure_device, remember_key
+
+bp = Blueprint("groups", __name__)
+
+MOVABLE_SHOWN = 10
+"""The device's rubbers offered for moving into a group: its latest ones in no group."""
+SEATS = 4
+
+
+@bp.app_template_global()
+def games_chart(state: engine.RubberState) -> charts.Chart:
+    """The games over the rubber, for the rubber page."""
+    return charts.games_chart(state)
+
+
+def _group_or_404(group_id: str) -> Group:
+    group = group_store.get(group_id)
+    if group is None:
+        abort(404)
+    return group
+
+
+def _editable_or_403(group_id: str) -> Group:
+    group = _group_or_404(group_id)
+    if not group_store.can_edit(current_device(), group):
+        abort(403)
+    return group
+
+
+def _place(group: Group, rubber_id: str) -> tuple[Any, Any] | None:
+    """Where a rubber of the group sits in its history, for the "Older" and "Newer" links."""
+    if not store.is_token(rubber_id):
+        return None
+    rubber = db.session.get(Rubber, rubber_id)
+    if rubber is None or rubber.group_id != group.id:
+        return None
+    return (rubber.created_at, rubber.group_seq)
+
+
+# Groups -----------------------------------------------------------------------------------------
+
+
+@bp.route("/groups/new", methods=["GET", "POST"])
+def new_group() -> Any:
+    form = NewGroupForm()
+    if form.validate_on_submit():
+        group, key = group_store.create_group(form.name.data, device=ensure_device())
+        remember_key(group.id, key, "group_keys")
+        return redirect(url_for(".group", group_id=group.id))
+    status = 422 if request.method == "POST" else 200
+    return render_template("groups/new.html", form=form), status
+
+
+@bp.get("/g/<group_id>/edit/<key>")
+def grant(group_id: str, key: str) -> Response:
+    """The group's edit link: this device may start rubbers in it from now on."""
+    group = _group_or_404(group_id)
+    if not group_store.key_matches(group, key):
+        abort(404)
+    group_store.grant(ensure_device(), group)
+    remember_key(group.id, key, "group_keys")
+    return redirect(url_for(".group", group_id=group.id))
+
+
+@bp.get("/g/<group_id>")
+def group(group_id: str) -> str:
+    group = _group_or_404(group_id)
+    can_edit = group_store.can_edit(current_device(), group)
+    pagination = paging.page(
+        sa.select(Rubber).where(Rubber.group_id == group.id),
+        (Rubber.created_at, Rubber.group_seq),
+        current_app.config["HISTORY_PAGE_SIZE"],
+        lambda rubber: rubber.id,
+        before=_place(group, request.args.get("before", "")),
+        after=_place(group, request.args.get("after", "")),
+    )
+    stats = group_store.stats(group.id)
+    movable: list[Rubber] = []
+    if can_edit:
+        movable = list(
+            db.session.execute(
+                sa.select(Rubber)
+                .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
+                .where(DeviceRubber.device == current_device(), Rubber.group_id.is_(None))
+                .order_by(Rubber.created_at.desc())
+                .limit(MOVABLE_SHOWN)
+            ).scalars()
+        )
+    key = session.get("group_keys", {}).get(group.id) if can_edit else None
+    return render_template(
+        "groups/show.html",
+        group=group,
+        can_edit=can_edit,
+        pagination=pagination,
+        stats=stats,
+        ranking=stats.ranking()[:5],
+        movable=movable,
+        outcome_name=wording.outcome_name,
+        share_url=url_for(".group", group_id=group.id, _external=True),
+        edit_url=url_for(".grant", group_id=group.id, key=key, _external=True) if key else None,
+    )
+
+
+@bp.get("/g/<group_id>/stats")
+def stats(group_id: str) -> str:
+    group = _group_or_404(group_id)
+    stats = group_store.stats(group.id)
+    return render_template("groups/stats.html", group=group, stats=stats)
+
+
+@bp.get("/g/<group_id>/player")
+def player(group_id: str) -> str:
+    group = _group_or_404(group_id)
+    key = statistics.player_key(request.args.get("name", "")[: 3 * 40])
+    stats = group_store.stats(group.id)
+    found = stats.players.get(key)
+    if found is None:
+        abort(404)
+    history = group_store.rating_history(group.id, key)
+    return render_template(
+        "groups/player.html",
+        group=group,
+        stats=stats,
+        player=found,
+        partner=stats.best_partner(key),
+        opponents=stats.toughest_opponents(key),
+        history=history,
+        # The chart starts from the rating everybody starts with (or where the shown part starts).
+        chart=charts.rating_chart([*_chart_start(history), *history]),
+    )
+
+
+def _chart_start(history: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    if len(history) >= group_store.CHART_POINTS:
+        return []
+    start = statistics.Rating()
+    return [(start.mu, start.sigma)]
+
+
+# Starting a rubber in a group, and moving one into it ----------------------------------------
+
+
+def _fill_seat(form: GroupRubberForm, name: str) -> None:
+    for seat in range(SEATS):
+        field = getattr(form, f"player{seat}")
+        if not (field.data or "").strip():
+            field.data = name
+            return
+
+
+@bp.route("/g/<group_id>/rubbers/new", methods=["GET", "POST"])
+def new_rubber(group_id: str) -> Any:
+    group = _editable_or_403(group_id)
+    form = GroupRubberForm()
+    status = 200
+    if request.method == "POST":
+        valid = form.validate()
+        picked = (form.pick.data or "").strip()
+        if picked and len(picked) <= 40:
+            _fill_seat(form, picked)
+        elif form.unpick.data in ("0", "1", "2", "3"):
+            getattr(form, f"player{form.unpick.data}").data = ""
+        elif form.action.data == "start":
+            if valid:
+                started = _start(form, group)
+                if started is not None:
+                    return started
+            status = 422
+    seated = {statistics.player_key(getattr(form, f"player{seat}").data) for seat in range(SEATS)}
+    names = group_store.known_names(group.id)
+    return render_template(
+        "groups/new_rubber.html",
+        group=group,
+        form=form,
+        names=[(name, statistics.player_key(name) in seated) for name in names],
+    ), status
+
+
+def _start(form: GroupRubberForm, group: Group) -> Response | None:
+    rules = form.rule_set()
+    if rules is None:
+        return None
+    names = [(getattr(form, f"player{seat}").data or "").strip() for seat in range(SEATS)]
+    repeated = statistics.repeated_name(names)
+    if repeated is not None:
+        form.player0.errors = [
+            *form.player0.errors,
+            _("%(name)s sits in two seats: in a group every player has one seat.", name=repeated),
+        ]
+        return None
+    teams = (form.team0.data or _("Nós"), form.team1.data or _("Eles"))
+    if form.first_dealer.data == "random":
+        first_dealer = secrets.randbelow(SEATS)
+    else:
+        first_dealer = int(form.first_dealer.data)
+    rubber, key = store.create_rubber(
+        teams=teams,
+        players=names if any(names) else None,
+        first_dealer=first_dealer,
+        rules=rules,
+        device=ensure_device(),
+        group_id=group.id,
+    )
+    remember_key(rubber.id, key)
+    return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
+
+
+@bp.post("/g/<group_id>/rubbers/<rubber_id>/move")
+def move(group_id: str, rubber_id: str) -> Response:
+    """Move a rubber into the group: the device must hold both edit links."""
+    group = _editable_or_403(group_id)
+    rubber = editable_or_403(rubber_id)
+    if rubber.group_id == group.id:
+        return redirect(url_for(".group", group_id=group.id))
+    if rubber.group_id is not None:
+        flash(_("This rubber is already in another group."), "conflict")
+        return redirect(url_for(".group", group_id=group.id))
+    repeated = statistics.repeated_name(rubber.players)
+    if repeated is not None:
+        flash(
+            _("%(name)s sits in two seats: in a group every player has one seat.", name=repeated),
+            "conflict",
+        )
+        return redirect(url_for(".group", group_id=group.id))
+    try:
+        group_store.move(rubber, group)
+    except store.Conflict:
+        flash(_("The group is busy: try again."), "conflict")
+    else:
+        flash(_("The rubber is now in %(group)s.", group=group.name), "hand")
+    return redirect(url_for(".group", group_id=group.id))
+
+
+# A rubber's sitting and its pictures ----------------------------------------------------------
+
+
+@bp.get("/r/<rubber_id>/sitting")
+def sitting(rubber_id: str) -> str:
+    """The rubbers of the same four players one after another: each cross, the running count."""
+    rubber = rubber_or_404(rubber_id)
+    around = group_store.neighbours(rubber)
+    views = [group_store.sitting_view(r) for r in around]
+    rows = statistics.running_count(statistics.sitting(views, rubber.id))
+    ids = [row.rubber.id for row in rows]
+    loaded = {
+        r.id: r
+        for r in db.session.execute(
+            sa.select(Rubber).where(Rubber.id.in_(ids)).options(selectinload(Rubber.hands))
+        ).scalars()
+    }
+    first = loaded[ids[0]]
+    sides = (first.teams[0], first.teams[1])
+    sheets = []
+    for row in rows:
+        shown = loaded[row.rubber.id]
+        state = shown.state()
+        sheets.append(
+            {
+                "rubber": shown,
+                "row": row,
+                "state": state,
+                "cross": drawings.cross(state),
+                "outcome": wording.outcome_name(state.outcome),
+            }
+        )
+    return render_template(
+        "groups/sitting.html",
+        rubber=rubber,
+        target_id=rubber.id,
+        sheets=sheets,
+        sides=sides,
+        side_players=_side_players(first),
+        group=db.session.get(Group, rubber.group_id) if rubber.group_id else None,
+    )
+
+
+def _side_players(rubber: Rubber) -> tuple[str, str]:
+    names = player_names(rubber)
+    if not rubber.players:
+        return rubber.teams
+    return (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
+
+
+def _cross_file(rubber: Rubber) -> str:
+    state = rubber.state()
+    return render_template(
+        "groups/cross.svg",
+        rubber=rubber,
+        state=state,
+        cross=drawings.cross(state),
+        outcome=wording.outcome_name(state.outcome),
+    )
+
+
+@bp.get("/r/<rubber_id>/cross.svg")
+def cross_svg(rubber_id: str) -> Response:
+    """The rubber's cross as a standalone SVG file, to share in a chat."""
+    rubber = rubber_or_404(rubber_id)
+    return Response(
+        _cross_file(rubber),
+        mimetype="image/svg+xml",
+        headers={"Content-Disposition": f'attachment; filename="sueca-{rubber.id}.svg"'},
+    )
+
+
+@bp.get("/r/<rubber_id>/cross.png")
+def cross_png(rubber_id: str) -> Response:
+    """The same picture as a PNG, for chats that do not show SVG (rendered by resvg)."""
+    import resvg_py
+
+    rubber = rubber_or_404(rubber_id)
+    png = bytes(resvg_py.svg_to_bytes(svg_string=_cross_file(rubber)))
+    return Response(
+        png,
+        mimetype="image/png",
+        headers={"Content-Disposition": f'attachment; filename="sueca-{rubber.id}.png"'},
+    )

@@ -1,0 +1,2 @@
+"""A rubber at the table: what is stored, every write, the forms and pages, card entry and
+the drawings (the cross, the tallies, the seats)."""

@@ -1,0 +1,763 @@
+"""Card entry: count a pile, replay a hand trick by trick, check a leader's hand for melar.
+
+The engine decides every winner, point, illegal card and revoke. These pages carry the cards
+the person taps (the record in progress travels in the form, never in the database), show the
+engine's answer beside each card, and end by filling the hand for the person to confirm.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from scorekeeper import engine
+from scorekeeper.rubbers import store
+from scorekeeper.rubbers.access import editable_or_403, player_names
+from scorekeeper.rubbers.forms import MAX_CARD_TEXT, MelarForm, PileForm, ReplayForm, record_text
+from scorekeeper.rubbers.models import Rubber
+from scorekeeper.web import wording
+
+bp = Blueprint("cards", __name__)
+
+SEATS = engine.tricks.SEATS
+TRICKS = engine.tricks.TRICKS_PER_HAND
+DISPLAY_SUITS = (engine.Suit.SPADES, engine.Suit.HEARTS, engine.Suit.CLUBS, engine.Suit.DIAMONDS)
+"""The grid's rows: dark and red suits take turns, as a hand is sorted at the table."""
+TYPED_AT_ONCE = 40
+"""Cards typed in one go: a whole hand read out from a sheet, at most."""
+
+
+# The grid of the rubber's deck -----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One card of the grid: how it is written, shown and named, and what it is worth."""
+
+    text: str
+    face: str
+    name: str
+    suit: str
+    points: int
+
+
+@dataclass(frozen=True)
+class SuitRow:
+    """One suit of the grid, its cards highest first."""
+
+    suit: str
+    symbol: str
+    name: str
+    cells: list[Cell]
+
+
+def grid(rules: engine.RuleSet) -> list[SuitRow]:
+    """The rubber's 40 cards by suit, each suit in the rule set's rank order."""
+    by_suit: dict[engine.Suit, list[Cell]] = {suit: [] for suit in engine.Suit}
+    for card in engine.deck(rules):
+        by_suit[card.suit].append(
+            Cell(
+                str(card),
+                wording.card_face(card),
+                wording.card_name(card),
+                card.suit.value,
+                engine.card_points(card, rules),
+            )
+        )
+    return [
+        SuitRow(
+            suit.value, wording.SUIT_SYMBOLS[suit.value], wording.suit_name(suit), by_suit[suit]
+        )
+        for suit in DISPLAY_SUITS
+    ]
+
+
+def turned_card_choices(rules: engine.RuleSet) -> list[tuple[str, list[tuple[str, str]]]]:
+    """The cards the dealer may have turned, by suit: the deck's own, or in the Azores (where
+    trump is cut from the rejected cards) the ranks left out of the deck."""
+    if rules.manilha is engine.Manilha.TEN:
+        ranks = [rank for rank in engine.Rank if rank not in engine.rank_order(rules)]
+    else:
+        ranks = list(engine.rank_order(rules))
+    choices = []
+    for suit in DISPLAY_SUITS:
+        cards = [engine.Card(rank, suit) for rank in ranks]
+        choices.append(
+            (wording.suit_name(suit), [(str(card), wording.card_face(card)) for card in cards])
+        )
+    return choices
+
+
+def _normal(text: str) -> str:
+    """A card as the engine writes it (``th`` → ``10H``), or the text itself if it is none."""
+    try:
+        return str(engine.Card.parse(text))
+    except engine.CardError:
+        return text
+
+
+# What the engine says about a record in progress -----------------------------------------
+
+
+@dataclass
+class Examined:
+    """A record in progress as the engine sees it: the finished tricks verified, and the
+    unfinished last trick checked card by card as far as it goes."""
+
+    tricks: list[list[str]]
+    record: engine.TrickRecord
+    problems: list[engine.RecordProblem]
+    flagged: list[engine.ProvenRevoke] = field(default_factory=list)
+    """Revokes proven by a card of the unfinished trick, flagged as soon as it is played."""
+
+    @property
+    def partial(self) -> bool:
+        return bool(self.tricks) and len(self.tricks[-1]) < SEATS
+
+    @property
+    def revoke(self) -> engine.ProvenRevoke | None:
+        """The revoke that stops the hand (proven by the finished tricks)."""
+        return self.record.first_revoke
+
+    @property
+    def stopped(self) -> bool:
+        """No more cards: the hand stopped at a revoke, or all its tricks are in."""
+        return not self.partial and (self.revoke is not None or len(self.tricks) >= TRICKS)
+
+    @property
+    def finished(self) -> bool:
+        """Ready to record: a full clean record, or one that proves a revoke."""
+        if self.problems or self.partial:
+            return False
+        return self.revoke is not None or self.record.complete
+
+    @property
+    def trick_number(self) -> int:
+        """The number of the trick being entered."""
+        return len(self.tricks) if self.partial else len(self.tricks) + 1
+
+    @property
+    def current_leader(self) -> int | None:
+        """Who leads the trick being entered (None when the record cannot tell)."""
+        if self.partial and len(self.tricks) - 1 == len(self.record.tricks):
+            return self.record.next_leader
+        if not self.partial and len(self.tricks) == len(self.record.tricks):
+            return self.record.next_leader
+        return None
+
+    @property
+    def to_play(self) -> int | None:
+        """The seat whose card comes next."""
+        leader = self.current_leader
+        if leader is None or self.stopped:
+            return None
+        played = len(self.tricks[-1]) if self.partial else 0
+        return (leader + played) % SEATS
+
+    def hand(self) -> engine.Hand:
+        """The hand the finished record scores: the revoke, or the points and all tricks."""
+        if self.revoke is not None:
+            return engine.Hand.revoke(self.revoke.team)
+        points = self.record.points
+        return engine.Hand.played(
+            points[0], points[1], all_tricks=self.record.all_tricks is not None
+        )
+
+    def stored_tricks(self) -> list[list[str]]:
+        return [[str(card) for card in trick.cards] for trick in self.record.tricks]
+
+
+def _fillers(
+    tricks: list[list[str]], rules: engine.RuleSet, avoid: str | None, count: int
+) -> list[str]:
+    """Cards nobody has played yet, to complete the unfinished trick for the verifier."""
+    used = set()
+    for trick in tricks:
+        for text in trick:
+            used.add(_normal(text))
+    if avoid:
+        used.add(_normal(avoid))
+    return [str(card) for card in engine.deck(rules) if str(card) not in used][:count]
+
+
+def examine(
+    trump: str,
+    leader: int,
+    tricks: list[list[str]],
+    rules: engine.RuleSet,
+    trump_card: str | None = None,
+) -> Examined:
+    """Verify the finished tricks, and check the cards of the unfinished one at once.
+
+    The verifier checks whole tricks. So that a card of the trick being entered is flagged
+    the moment it is played (a card twice, or the suit its player has already shown to be
+    out of), the trick is completed with cards nobody has played, checked, and only what the
+    verifier says about the real cards is kept; the fillers belong to seats that have not
+    played yet, so they cannot change what is proven about the others.
+    """
+    partial = bool(tricks) and len(tricks[-1]) < SEATS
+    done = tricks[:-1] if partial else tricks
+    record = engine.verify_record(trump, leader, done, rules, trump_card or None)
+    problems = list(record.errors)
+    flagged: list[engine.ProvenRevoke] = []
+    if partial:
+        number = len(tricks)
+        missing = SEATS - len(tricks[-1])
+        probe_card = trump_card or None
+        fillers = _fillers(tricks, rules, probe_card, missing)
+        if len(fillers) < missing:  # the turned card is the last one unplayed: check it later
+            probe_card = None
+            fillers = _fillers(tricks, rules, None, missing)
+        probe = engine.verify_record(
+            trump, leader, [*done, [*tricks[-1], *fillers]], rules, probe_card
+        )
+        seen = {(p.code, p.trick, p.card) for p in problems}
+        problems += [
+            p
+            for p in probe.errors
+            if p.trick == number and (p.code, p.trick, p.card) not in seen and p.card not in fillers
+        ]
+        lead = record.next_leader if len(done) == len(record.tricks) else None
+        if lead is not None:
+            real = {(lead + position) % SEATS for position in range(len(tricks[-1]))}
+            flagged = [r for r in probe.revokes if r.proven_in == number and r.seat in real]
+    return Examined([list(trick) for trick in tricks], record, problems, flagged)
+
+
+def _problem_keys(examined: Examined) -> set[tuple[str, int | None, str | None]]:
+    return {(p.code, p.trick, p.card) for p in examined.problems}
+
+
+# How the page shows a record -------------------------------------------------------------
+
+
+@dataclass
+class Slot:
+    """One card of the record on the page, with what the engine says about it."""
+
+    text: str
+    face: str
+    suit: str
+    seat: int | None
+    position: int
+    problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    flag: str = ""
+    """``proves`` (this card proves a revoke), ``revoked`` (the revoke itself), or empty."""
+
+
+@dataclass
+class TrickView:
+    number: int
+    slots: list[Slot]
+    leader: int | None
+    result: engine.TrickResult | None
+    problems: list[str] = field(default_factory=list)
+    next_leader: int | None = None
+
+
+def _face(text: str) -> tuple[str, str]:
+    try:
+        card = engine.Card.parse(text)
+    except engine.CardError:
+        return text, ""
+    return wording.card_face(card), card.suit.value
+
+
+def trick_views(examined: Examined, players: list[str]) -> tuple[list[TrickView], list[str]]:
+    """The record trick by trick with each problem and revoke beside its card; and the
+    problems that belong to no trick (the turned card)."""
+    results = {trick.number: trick for trick in examined.record.tricks}
+    general: list[str] = []
+    by_card: dict[tuple[int, str], list[str]] = {}
+    by_trick: dict[int, list[str]] = {}
+    for problem in examined.problems:
+        text = wording.record_problem(problem)
+        if problem.trick is None:
+            general.append(text)
+        elif problem.card is None:
+            by_trick.setdefault(problem.trick, []).append(text)
+        else:
+            by_card.setdefault((problem.trick, _normal(problem.card)), []).append(text)
+    views: list[TrickView] = []
+    for number, trick in enumerate(examined.tricks, start=1):
+        result = results.get(number)
+        if result is not None:
+            leader: int | None = result.leader
+        elif number == len(examined.tricks) and examined.partial:
+            leader = examined.current_leader
+        else:
+            leader = None
+        slots = []
+        for position, text in enumerate(trick):
+            face, suit = _face(text)
+            seat = None if leader is None else (leader + position) % SEATS
+            slots.append(
+                Slot(text, face, suit, seat, position + 1, by_card.get((number, _normal(text)), []))
+            )
+        next_leader = result.winner if result is not None and number < TRICKS else None
+        views.append(
+            TrickView(number, slots, leader, result, by_trick.get(number, []), next_leader)
+        )
+    for revoke in (*examined.record.revokes, *examined.flagged):
+        _mark_revoke(views, revoke, players)
+    return views, general
+
+
+def _mark_revoke(views: list[TrickView], revoke: engine.ProvenRevoke, players: list[str]) -> None:
+    player = players[revoke.seat]
+    suit = wording.suit_name(revoke.suit)
+    for slot in views[revoke.trick - 1].slots:
+        if slot.seat == revoke.seat:
+            slot.flag = slot.flag or "revoked"
+            slot.notes.append(
+                _(
+                    "%(player)s did not follow %(suit)s here: a revoke (renúncia), "
+                    "proven in trick %(proven)s.",
+                    player=player,
+                    suit=suit,
+                    proven=revoke.proven_in,
+                )
+            )
+    for slot in views[revoke.proven_in - 1].slots:
+        if slot.seat == revoke.seat and slot.suit == revoke.suit.value:
+            slot.flag = "proves"
+            slot.notes.append(
+                _(
+                    "%(player)s may not hold %(suit)s: they did not follow it in trick "
+                    "%(trick)s. This card proves a revoke (renúncia).",
+                    player=player,
+                    suit=suit,
+                    trick=revoke.trick,
+                )
+            )
+
+
+# Access ----------------------------------------------------------------------------------
+
+
+TableView = Callable[[Rubber, engine.RubberState], Any]
+
+
+def _at_table(view: TableView) -> Callable[[str], Any]:
+    """The view gets the rubber and its state, if this device may record its hands and one
+    can still be added; otherwise the rubber page says why not."""
+
+    @functools.wraps(view)
+    def opened(rubber_id: str) -> Any:
+        # The same access rule as every other page that records hands (404, then 403).
+        rubber = editable_or_403(rubber_id)
+        state = rubber.state()
+        if state.finished:
+            flash(_("This rubber is already won: no more hands can be added."), "conflict")
+            return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
+        return view(rubber, state)
+
+    return opened
+
+
+@bp.before_request
+def _refuse_nul() -> None:
+    """No card, key or record needs a NUL character, and PostgreSQL cannot hold one."""
+    values = [*request.args.items(multi=True), *request.form.items(multi=True)]
+    if "\x00" in request.path or any("\x00" in value for _name, value in values):
+        abort(400)
+
+
+def _picked(
+    rules: engine.RuleSet, cards: list[engine.Card], problems: dict[str, str]
+) -> dict[str, Any]:
+    """What a grid of toggled cards shows (a pile, a melar hand): the deck with the picked
+    cards ticked, the problems by card, and the typed texts that are no card of the deck."""
+    suits = grid(rules)
+    known = {cell.text for row in suits for cell in row.cells}
+    return {
+        "suits": suits,
+        "checked": {str(card) for card in cards},
+        "problems": problems,
+        "strays": [text for text in problems if text not in known],
+        "count": len(cards),
+    }
+
+
+# Count a pile ----------------------------------------------------------------------------
+
+
+@bp.get("/r/<rubber_id>/count")
+@_at_table
+def count_pile(rubber: Rubber, _state: engine.RubberState) -> Any:
+    """Tap the cards of one team's pile: its total, and 120 minus it for the other team."""
+    rules = rubber.rule_set()
+    form = PileForm(request.args)
+    cards, problems = form.picked(rules)
+    total = sum(engine.card_points(card, rules) for card in cards)
+    deck_points = engine.tricks.full_deck_points(rules)
+    team = form.team.data if form.team.data in ("0", "1") else "0"
+    if form.action.data == "use" and not problems:
+        return redirect(
+            url_for(
+                "rubbers.rubber", rubber_id=rubber.id, points=total, team=team, _anchor="record"
+            )
+        )
+    return render_template(
+        "cards/count.html",
+        rubber=rubber,
+        teams=rubber.teams,
+        team=team,
+        **_picked(rules, cards, problems),
+        total=total,
+        other=deck_points - total,
+        deck_points=deck_points,
+    ), (422 if problems else 200)
+
+
+# Replay the tricks -----------------------------------------------------------------------
+
+
+@dataclass
+class Refusal:
+    """A card the engine would not take, shown where it was tapped, with why."""
+
+    text: str
+    face: str
+    suit: str
+    problems: list[str]
+
+
+class Unfinished(Exception):
+    """A record confirmed before it can be scored."""
+
+
+def _position(text: str | None, tricks: list[list[str]]) -> tuple[int, int] | None:
+    """``"3.2"`` (trick 3, card 2) if the record has that card."""
+    found = re.fullmatch(r"(\d{1,2})\.(\d)", text or "")
+    if not found:
+        return None
+    number, position = int(found.group(1)), int(found.group(2))
+    if 1 <= number <= len(tricks) and 1 <= position <= len(tricks[number - 1]):
+        return number, position
+    return None
+
+
+@dataclass
+class Step:
+    """A page of the replay: the record, a card being replaced, a card refused, a note."""
+
+    trump: str | None
+    tricks: list[list[str]]
+    replace: tuple[int, int] | None = None
+    refusal: Refusal | None = None
+    errors: list[str] = field(default_factory=list)
+
+
+def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
+    """Apply what was tapped to the record carried by the page; the engine checks each card."""
+    step = Step(form.chosen_trump(), form.tricks(), _position(form.replace.data, form.tricks()))
+    if request.method != "POST":
+        return step
+    action = form.action.data
+    if form.pick.data:
+        step.replace = _position(form.pick.data, step.tricks)
+        return step
+    if action == "cancel":
+        step.replace = None
+        return step
+    if action == "undo":
+        if step.replace is not None:
+            step.replace = None
+        elif step.tricks:
+            step.tricks[-1].pop()
+            if not step.tricks[-1]:
+                step.tricks.pop()
+        return step
+    texts = list(form.card.data or [])
+    if action == "type":
+        texts = [t for t in re.split(r"[\s,;]+", form.typed.data or "") if t]
+        if len(texts) > TYPED_AT_ONCE:
+            step.errors.append(
+                _("A hand has 40 cards: the ones typed after the 40th were left out.")
+            )
+            texts = texts[:TYPED_AT_ONCE]
+    if texts and step.trump is None:
+        step.errors.append(_("Choose the trump first."))
+        return step
+    for text in texts:
+        if not _play(step, text[:MAX_CARD_TEXT], leader, rules, form.trump_card.data or None):
+            break
+    return step
+
+
+def _play(
+    step: Step, text: str, leader: int, rules: engine.RuleSet, trump_card: str | None
+) -> bool:
+    """Put one card in the record (next, or in place of the one being replaced) if the engine
+    finds nothing new wrong with it; otherwise keep the record and say why beside the card."""
+    assert step.trump is not None
+    text = _normal(text)
+    before = examine(step.trump, leader, step.tricks, rules, trump_card)
+    face, suit = _face(text)
+    candidate = [list(trick) for trick in step.tricks]
+    if step.replace is not None:
+        number, position = step.replace
+        candidate[number - 1][position - 1] = text
+    elif before.stopped:
+        if before.revoke is not None:
+            why = _("The hand stops at the revoke: record it, or correct the tricks.")
+        else:
+            why = _("All 10 tricks are in: check the result.")
+        step.refusal = Refusal(text, face, suit, [why])
+        return False
+    elif candidate and len(candidate[-1]) < SEATS:
+        candidate[-1].append(text)
+    else:
+        candidate.append([text])
+    after = examine(step.trump, leader, candidate, rules, trump_card)
+    old = _problem_keys(before)
+    new = [p for p in after.problems if (p.code, p.trick, p.card) not in old]
+    if new:
+        step.refusal = Refusal(text, face, suit, [wording.record_problem(p) for p in new])
+        return False
+    step.tricks = candidate
+    step.replace = None
+    return True
+
+
+def _replay_page(
+    rubber: Rubber,
+    state: engine.RubberState,
+    form: ReplayForm,
+    step: Step,
+    status: int = 200,
+) -> Any:
+    rules = rubber.rule_set()
+    players = player_names(rubber)
+    form.record.data = record_text(step.tricks)
+    form.trump.data = step.trump or ""
+    form.replace.data = "{}.{}".format(*step.replace) if step.replace else ""
+    context: dict[str, Any] = {
+        "rubber": rubber,
+        "state": state,
+        "form": form,
+        "step": step,
+        "players": players,
+        "teams": rubber.teams,
+        "turned_cards": turned_card_choices(rules),
+        "suit_names": {s.value: wording.suit_name(s) for s in engine.Suit},
+    }
+    if step.trump is None:
+        return render_template("cards/replay_trump.html", **context), status
+    examined = examine(step.trump, state.leader, step.tricks, rules, form.trump_card.data or None)
+    views, general = trick_views(examined, players)
+    replacing = None
+    if step.replace is not None:
+        number, position = step.replace
+        replacing = views[number - 1].slots[position - 1]
+    current = None
+    if not examined.stopped or examined.partial:
+        current = _current_trick(examined, views)
+    revoke = examined.revoke
+    context.update(
+        examined=examined,
+        views=views,
+        general=general,
+        current=current,
+        replacing=replacing,
+        suits=grid(rules),
+        played={_normal(text) for trick in step.tricks for text in trick},
+        revoke_text=wording.revoke_proof(revoke, players, rubber.teams) if revoke else None,
+        flagged=[wording.revoke_proof(r, players, rubber.teams) for r in examined.flagged],
+    )
+    return render_template("cards/replay.html", **context), status
+
+
+@dataclass
+class CurrentTrick:
+    """The trick being entered: who plays in which order, and the cards so far."""
+
+    number: int
+    seats: list[int | None]
+    slots: list[Slot | None]
+    to_play: int | None
+
+
+def _current_trick(examined: Examined, views: list[TrickView]) -> CurrentTrick:
+    leader = examined.current_leader
+    seats: list[int | None] = [
+        None if leader is None else (leader + i) % SEATS for i in range(SEATS)
+    ]
+    slots: list[Slot | None] = [None] * SEATS
+    if examined.partial:
+        for i, slot in enumerate(views[-1].slots):
+            slots[i] = slot
+    return CurrentTrick(examined.trick_number, seats, slots, examined.to_play)
+
+
+@bp.route("/r/<rubber_id>/replay", methods=["GET", "POST"])
+@_at_table
+def replay(rubber: Rubber, state: engine.RubberState) -> Any:
+    """Replay the hand: trump, then each trick's four cards in play order from its leader."""
+    form = ReplayForm()
+    if not form.version.data:  # from here on the page remembers which hand it is for
+        form.version.data = str(rubber.version)
+    step = _step(form, state.leader, rubber.rule_set())
+    status = 422 if step.refusal or step.errors else 200
+    return _replay_page(rubber, state, form, step, status)
+
+
+@bp.post("/r/<rubber_id>/replay/confirm")
+@_at_table
+def confirm(rubber: Rubber, state: engine.RubberState) -> Any:
+    """The result the cards give, for the person to confirm before it is recorded."""
+    form = ReplayForm()
+    step = Step(form.chosen_trump(), form.tricks())
+    if form.version.data != str(rubber.version):
+        # The hand the tricks were entered for is not the next one any more (or the page never
+        # said which it was): show them against the next hand's leader before confirming.
+        stale = bool(form.version.data)
+        form.version.data = str(rubber.version)
+        if stale:
+            step.errors.append(_stale())
+            return _replay_page(rubber, state, form, step, 409)
+    try:
+        examined = _recordable(step, state.leader, rubber.rule_set(), form.trump_card.data or None)
+        preview = engine.play_hand(state, examined.hand()).hands[-1]
+    except (Unfinished, engine.ScoringError) as error:
+        step.errors.append(_why_not(error))
+        return _replay_page(rubber, state, form, step, 422)
+    form.key.data = secrets.token_urlsafe(16)
+    form.record.data = record_text(step.tricks)
+    form.trump.data = step.trump
+    players = player_names(rubber)
+    views, _general = trick_views(examined, players)
+    revoke = examined.revoke
+    return render_template(
+        "cards/confirm.html",
+        rubber=rubber,
+        form=form,
+        examined=examined,
+        views=views,
+        players=players,
+        teams=rubber.teams,
+        summary=wording.hand_summary(preview, rubber.teams),
+        revoke_text=wording.revoke_proof(revoke, players, rubber.teams) if revoke else None,
+        suit_names={s.value: wording.suit_name(s) for s in engine.Suit},
+    )
+
+
+def _stale() -> str:
+    return _("Someone else recorded a hand meanwhile: check the tricks, then record them.")
+
+
+def _recordable(step: Step, leader: int, rules: engine.RuleSet, trump_card: str | None) -> Examined:
+    """The record as the engine sees it, if it can be recorded; Unfinished says why not."""
+    if step.trump is None:
+        raise Unfinished(_("Choose the trump first."))
+    examined = examine(step.trump, leader, step.tricks, rules, trump_card)
+    if not examined.finished:
+        raise Unfinished(_not_finished(examined))
+    return examined
+
+
+def _why_not(error: Unfinished | engine.ScoringError) -> str:
+    """Why the hand cannot be recorded, in a sentence."""
+    if isinstance(error, engine.ScoringError):
+        return wording.engine_error(error)
+    return str(error)
+
+
+def _not_finished(examined: Examined) -> str:
+    if examined.problems:
+        return _("Correct the cards marked in red first.")
+    done = len(examined.record.tricks)
+    return ngettext(
+        "%(num)s trick is in: a hand is recorded from all 10, or up to a revoke.",
+        "%(num)s tricks are in: a hand is recorded from all 10, or up to a revoke.",
+        done,
+    )
+
+
+@bp.post("/r/<rubber_id>/replay/save")
+@_at_table
+def save(rubber: Rubber, state: engine.RubberState) -> Any:
+    """Record the confirmed hand with its tricks; the engine scores it again as it is stored."""
+    form = ReplayForm()
+    step = Step(form.chosen_trump(), form.tricks())
+    trump_card = form.trump_card.data or None
+    if not form.validate():
+        step.errors += [str(error) for errors in form.errors.values() for error in errors]
+        form.version.data = str(rubber.version)
+        return _replay_page(rubber, state, form, step, 422)
+
+    def change(target: Rubber) -> engine.RubberState:
+        examined = _recordable(step, target.state().leader, target.rule_set(), trump_card)
+        return store.append_hand(examined.hand(), step.trump, examined.stored_tricks())(target)
+
+    try:
+        written = store.write(
+            rubber.id,
+            change,
+            key=form.key.data or None,
+            body=request.form.to_dict(),
+            version=form.stored_version(),
+        )
+    except (Unfinished, engine.ScoringError) as error:
+        step.errors.append(_why_not(error))
+        return _replay_page(rubber, state, form, step, 422)
+    except store.Conflict as conflict:
+        if conflict.code != "stale":
+            flash(wording.conflict(conflict.code), "conflict")
+            return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
+        # Someone recorded a hand meanwhile: keep the tricks, and let the person check them
+        # against the new hand's leader before recording them.
+        fresh = editable_or_403(rubber.id)
+        form.version.data = str(fresh.version)
+        step.errors.append(_stale())
+        return _replay_page(fresh, fresh.state(), form, step, 409)
+    if not written.repeated and written.state.hands:
+        flash(wording.hand_summary(written.state.hands[-1], rubber.teams), "hand")
+    return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
+
+
+# Melar -----------------------------------------------------------------------------------
+
+
+@bp.get("/r/<rubber_id>/melar")
+@_at_table
+def melar(rubber: Rubber, state: engine.RubberState) -> Any:
+    """The leader's 10 cards: fewer than 10 points, and they may spoil the deal."""
+    rules = rubber.rule_set()
+    if not rules.melar:
+        abort(404)
+    form = MelarForm(request.args)
+    cards, problems = form.picked(rules)
+    points = may_spoil = None
+    count_error = None
+    if "check" in request.args and not problems:
+        texts = [str(card) for card in cards]
+        if len(texts) != TRICKS:
+            count_error = ngettext(
+                "A hand has 10 cards: %(num)s is picked.",
+                "A hand has 10 cards: %(num)s are picked.",
+                len(texts),
+            )
+        else:
+            points = engine.verify_melar_hand(texts, rules)
+            may_spoil = engine.can_spoil(texts, rules)
+    return render_template(
+        "cards/melar.html",
+        rubber=rubber,
+        leader=player_names(rubber)[state.leader],
+        **_picked(rules, cards, problems),
+        count_error=count_error,
+        points=points,
+        may_spoil=may_spoil,
+        key=secrets.token_urlsafe(16),
+    ), (422 if problems or count_error else 200)

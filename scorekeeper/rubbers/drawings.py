@@ -1,0 +1,130 @@
+"""Geometry of the score drawings: the cross (cruz), the tally (risquinhos) and the table.
+
+Only where things go on the paper is decided here; how many games each team holds, and which
+hand earned each, comes from the engine's state.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from scorekeeper import engine
+
+CROSS_SIZE = 200
+CENTRE = CROSS_SIZE / 2
+ARM = 76
+DOT_OFFSET = 12
+RING_STEP = 15
+FIRST_DOT = 64
+# Arms in the order their ends are filled: top, right, bottom, left.
+_ARMS = ((0, -1), (1, 0), (0, 1), (-1, 0))
+
+
+@dataclass(frozen=True)
+class Dot:
+    x: float
+    y: float
+    team: int
+    hand: int | None
+    """The hand that earned this game; None for a dot still to be earned."""
+
+
+@dataclass(frozen=True)
+class Cross:
+    size: int
+    arm_ends: tuple[tuple[float, float], ...]
+    dots: tuple[Dot, ...]
+    loop: tuple[float, float, float] | None
+    """Centre and radius of the pente loop round the winner's dots, when there is one."""
+    loop_team: int | None
+
+
+def dot_position(team: int, index: int) -> tuple[float, float]:
+    """Where the team's game number ``index`` (from 0) goes: one arm end after another, then
+    inward along the arms; team 0 on the upper-left side of each arm, team 1 on the lower-right."""
+    dx, dy = _ARMS[index % 4]
+    along = FIRST_DOT - (index // 4) * RING_STEP
+    side = -DOT_OFFSET if team == 0 else DOT_OFFSET
+    # The offset is across the arm: sideways for vertical arms, up/down for horizontal ones.
+    x = CENTRE + dx * along + (side if dx == 0 else 0)
+    y = CENTRE + dy * along + (side if dy == 0 else 0)
+    return (x, y)
+
+
+def cross(state: engine.RubberState) -> Cross:
+    """The cross of a rubber: the target's places, a dot in each game held (a hand may take a
+    team past the target: the score says so, the cross stops at the target as on paper)."""
+    dots: list[Dot] = []
+    for team in (0, 1):
+        earned = state.dots(team)
+        for index in range(state.rules.games_to_win):
+            x, y = dot_position(team, index)
+            dots.append(Dot(x, y, team, earned[index] if index < len(earned) else None))
+    loop = None
+    if state.pente and state.winner is not None and state.games[state.winner] >= 4:
+        # The loop goes round the four arm ends: a pente to a lower target has no loop.
+        points = [dot_position(state.winner, i) for i in range(4)]
+        cx = sum(p[0] for p in points) / 4
+        cy = sum(p[1] for p in points) / 4
+        radius = max(math.dist((cx, cy), p) for p in points) + 9
+        loop = (round(cx, 1), round(cy, 1), round(radius, 1))
+    return Cross(
+        size=CROSS_SIZE,
+        arm_ends=tuple((CENTRE + dx * ARM, CENTRE + dy * ARM) for dx, dy in _ARMS),
+        dots=tuple(dots),
+        loop=loop,
+        loop_team=state.winner if loop else None,
+    )
+
+
+@dataclass(frozen=True)
+class Stroke:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+def tally(games: int, target: int) -> tuple[Stroke, ...]:
+    """Risquinhos: four upright strokes and a fifth across them, group after group, up to the
+    target as on the cross."""
+    strokes: list[Stroke] = []
+    for index in range(max(min(games, target), 0)):
+        group, place = divmod(index, 5)
+        left = 4 + group * 34
+        if place < 4:
+            x = left + place * 7
+            strokes.append(Stroke(x, 4, x, 30))
+        else:
+            strokes.append(Stroke(left - 3, 26, left + 24, 8))
+    return tuple(strokes)
+
+
+@dataclass(frozen=True)
+class SeatView:
+    seat: int
+    place: str
+    """Where the seat is drawn round the table: bottom, right, top or left."""
+    team: int
+    roles: tuple[str, ...]
+    """Codes of what the seat does in the next hand: deals, shuffles, cuts, leads."""
+
+
+def table(state: engine.RubberState) -> tuple[SeatView, ...]:
+    """The four seats round the table for the next hand, drawn in the rules' direction.
+
+    Play goes seat 0, 1, 2, 3: counter-clockwise that is bottom, right, top, left.
+    """
+    if state.rules.direction is engine.Direction.COUNTERCLOCKWISE:
+        places = ("bottom", "right", "top", "left")
+    else:
+        places = ("bottom", "left", "top", "right")
+    roles: dict[int, list[str]] = {seat: [] for seat in range(4)}
+    roles[state.dealer].append("deals")
+    roles[state.shuffler].append("shuffles")
+    roles[state.cutter].append("cuts")
+    roles[state.leader].append("leads")
+    return tuple(
+        SeatView(seat, places[seat], engine.team_of(seat), tuple(roles[seat])) for seat in range(4)
+    )

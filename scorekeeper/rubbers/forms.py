@@ -1,0 +1,401 @@
+"""The HTML forms: starting a rubber, recording a hand, and entering it card by card."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from wtforms import (
+    BooleanField,
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import (
+    AnyOf,
+    Length,
+    NumberRange,
+    Optional,
+    ValidationError,
+)
+
+from scorekeeper import engine
+from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
+from scorekeeper.web.forms import Form, strip
+from scorekeeper.web.wording import engine_error
+
+
+class InRange(NumberRange):
+    """A number range that says nothing when the box did not hold a number at all
+    (the field has already said so)."""
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if field.data is None:
+            return
+        # NumberRange checks through a float, which a typed 10**400 overflows.
+        if isinstance(field.data, int) and not self.min <= field.data <= self.max:
+            raise ValidationError(self.message % {"min": self.min, "max": self.max})
+        super().__call__(form, field)
+
+
+def _within(low: int, high: int) -> InRange:
+    return InRange(min=low, max=high, message=_l("Type a whole number from %(min)s to %(max)s."))
+
+
+AS_PRESET = ""
+RANDOM_DEALER = "random"
+SUIT_CHOICES = [
+    ("C", _l("♣ clubs (paus)")),
+    ("D", _l("♦ diamonds (ouros)")),
+    ("H", _l("♥ hearts (copas)")),
+    ("S", _l("♠ spades (espadas)")),
+]
+
+
+def choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
+    """WTForms choices from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+HAND_ACTIONS = ("points", "tie", "revoke-0", "revoke-1", "spoiled", "bandeira-0", "bandeira-1")
+
+
+def _write_key() -> HiddenField:
+    """The idempotency key of a form's write; blank is no key (``Optional`` stops on whitespace)."""
+    return HiddenField(
+        validators=[
+            Optional(),
+            Length(max=WRITE_KEY_LENGTH, message=_l("At most %(max)d characters.")),
+        ],
+        filters=[strip],
+    )
+
+
+def _name(label: Any) -> StringField:
+    return StringField(
+        label,
+        validators=[
+            Optional(),
+            Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
+        ],
+        filters=[strip],
+    )
+
+
+def _setting(label: Any, options: list[tuple[str, Any]]) -> SelectField:
+    return SelectField(
+        label, choices=choices([(AS_PRESET, _l("as the preset says")), *options]), default=""
+    )
+
+
+_YES_NO = [("yes", _l("yes")), ("no", _l("no"))]
+
+
+class NewRubberForm(Form):
+    """Everything a rubber can be started with; left empty, the defaults of the preset."""
+
+    team0 = _name(_l("Team of seats 1 and 3"))
+    team1 = _name(_l("Team of seats 2 and 4"))
+    player0 = _name(_l("Seat 1"))
+    player1 = _name(_l("Seat 2"))
+    player2 = _name(_l("Seat 3"))
+    player3 = _name(_l("Seat 4"))
+    first_dealer = SelectField(
+        _l("First dealer"),
+        choices=choices(
+            [
+                ("0", _l("Seat 1")),
+                ("1", _l("Seat 2")),
+                ("2", _l("Seat 3")),
+                ("3", _l("Seat 4")),
+                (RANDOM_DEALER, _l("Draw at random")),
+            ]
+        ),
+        default="0",
+    )
+    preset = SelectField(
+        _l("Rules"),
+        choices=choices(
+            [
+                ("portugal", _l("Portugal")),
+                ("brasil", _l("Brazil")),
+                ("acores", _l("Azores")),
+                ("online", _l("Online tables")),
+            ]
+        ),
+        default="portugal",
+    )
+    games_to_win = IntegerField(
+        _l("Games to win the rubber"),
+        validators=[
+            Optional(),
+            _within(engine.rules.MIN_GAMES_TO_WIN, engine.rules.MAX_GAMES_TO_WIN),
+        ],
+        render_kw={"inputmode": "numeric"},
+    )
+    tie = _setting(
+        _l("A 60-60 tie"),
+        [
+            ("carry", _l("the next hand is worth one more game")),
+            ("void", _l("nothing happens")),
+            ("double", _l("the next hand is worth double")),
+        ],
+    )
+    bandeira = _setting(
+        _l("Bandeira (4 games)"),
+        [("tricks", _l("all 10 tricks")), ("points", _l("all 120 points"))],
+    )
+    bandeira_wins_rubber = _setting(_l("A bandeira wins the rubber"), _YES_NO)
+    revoke = _setting(
+        _l("A revoke (renúncia)"),
+        [
+            ("opponents_two", _l("the other team marks 2 games")),
+            ("offender_minus_two", _l("the offending team loses 2 games")),
+            ("lose_rubber", _l("the offending team loses the rubber")),
+        ],
+    )
+    manilha = _setting(_l("Manilha"), [("7", _l("the 7")), ("10", _l("the 10 (Azores)"))])
+    queen_over_jack = _setting(_l("The queen beats the jack"), _YES_NO)
+    direction = _setting(
+        _l("Direction of play"),
+        [("counterclockwise", _l("counter-clockwise")), ("clockwise", _l("clockwise"))],
+    )
+    melar = _setting(_l("Melar (spoil a deal under 10 points)"), _YES_NO)
+
+    GAMES_TO_WIN_OFFERED = engine.rules.GAMES_TO_WIN_OFFERED
+    SETTINGS = (
+        "tie",
+        "bandeira",
+        "bandeira_wins_rubber",
+        "revoke",
+        "manilha",
+        "queen_over_jack",
+        "direction",
+        "melar",
+    )
+
+    def rules_object(self) -> dict[str, Any]:
+        """The API's rules object: the preset and every setting changed from it."""
+        rules: dict[str, Any] = {"preset": self.preset.data}
+        if self.games_to_win.data is not None:
+            rules["games_to_win"] = self.games_to_win.data
+        for name in self.SETTINGS:
+            value = getattr(self, name).data
+            if value == AS_PRESET:
+                continue
+            rules[name] = value == "yes" if value in ("yes", "no") else value
+        return rules
+
+    def rule_set(self) -> engine.RuleSet | None:
+        """The rule set, or None with the error put on the field it belongs to."""
+        try:
+            return engine.RuleSet.from_dict(self.rules_object())
+        except engine.RulesError as error:
+            field = getattr(self, error.key, self.preset)
+            field.errors = [*field.errors, engine_error(error)]
+            return None
+
+
+def is_version(text: str) -> bool:
+    """Whether ``text`` could be a rubber version written into a page: a few ASCII digits.
+
+    ``str.isdigit`` alone lets through "²" and 5,000 digits, both of which ``int()`` refuses.
+    """
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
+class HandForm(Form):
+    """One hand: a team's card points, or a tie, a revoke, a spoiled deal, a bandeira."""
+
+    action = HiddenField(
+        validators=[AnyOf(HAND_ACTIONS, message=_l("Choose what happened in the hand."))],
+        default="points",
+    )
+    team = RadioField(
+        _l("Card points of"),
+        choices=choices([("0", "0"), ("1", "1")]),
+        default="0",
+        validators=[Optional()],
+    )
+    points = IntegerField(
+        _l("Card points"),
+        validators=[Optional(), _within(0, 120)],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    all_tricks = BooleanField(_l("All the tricks (every vaza)"))
+    trump = RadioField(
+        _l("Trump (trunfo)"), choices=choices(SUIT_CHOICES), validators=[Optional()], default=None
+    )
+    key = _write_key()
+    version = HiddenField(validators=[Optional()])
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = bool(super().validate(extra_validators))
+        if valid and self.action.data == "points" and self.points.data is None:
+            # Optional() ends the field's own checks on an empty box, so ask here.
+            self.points.errors = [_l("Type the card points of one team.")]
+            return False
+        return valid
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def engine_hand(self) -> engine.Hand:
+        """The hand the form describes (the engine raises on impossible points)."""
+        action = self.action.data
+        if action == "tie":
+            return engine.Hand.tie()
+        if action == "spoiled":
+            return engine.Hand.spoiled()
+        if action in ("revoke-0", "revoke-1"):
+            return engine.Hand.revoke(int(action[-1]))
+        # The engine completes the other team's points; the form only says whose were typed.
+        if action in ("bandeira-0", "bandeira-1"):
+            hand = engine.Hand.played(engine.scoring.TOTAL_POINTS, all_tricks=True)
+            return hand if action == "bandeira-0" else hand.mirrored()
+        typed = int(self.points.data or 0)
+        hand = engine.Hand.played(typed, all_tricks=bool(self.all_tricks.data))
+        return hand if (self.team.data or "0") == "0" else hand.mirrored()
+
+    def stored_version(self) -> int | None:
+        # Optional() lets a blank (" ") through: that is no version either.
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
+
+
+class UndoForm(Form):
+    """Undo the last hand: the version of the page it was sent from, and an optional write key."""
+
+    key = HandForm.key
+    version = HandForm.version
+    validate_version = HandForm.validate_version
+    stored_version = HandForm.stored_version
+
+
+MAX_CARD_TEXT = 4
+"""The longest card as written (``10H``), with room for one stray character."""
+MAX_PICKED = 48
+"""More values than a deck holds are not a person tapping: the rest are ignored."""
+MAX_RECORD_TEXT = 600
+"""A full record written ``AS 2S 7S JS|...`` is about 130 characters."""
+MAX_TYPED_TEXT = 250
+"""A whole hand typed out (40 cards, "10H " the longest), with room for a stray one."""
+
+
+class CardListField(Field):
+    """Every value sent under one name (a checkbox or a button per card), as written."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        cards = (str(value).strip()[:MAX_CARD_TEXT] for value in valuelist[:MAX_PICKED])
+        self.data = [card for card in cards if card]
+
+
+class CardsForm(Form):
+    """Cards picked on the grid of the rubber's deck; a GET form, so no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    cards = CardListField()
+    action = HiddenField()
+
+    def picked(self, rules: engine.RuleSet) -> tuple[list[engine.Card], dict[str, str]]:
+        """The picked cards read by the engine, and a sentence for each one refused, by card."""
+        if self.action.data == "clear":
+            self.cards.data = []
+        cards: list[engine.Card] = []
+        problems: dict[str, str] = {}
+        for text in self.cards.data or []:
+            try:
+                card = engine.Card.parse(text)
+            except engine.CardError:
+                problems[text] = gettext(
+                    "%(card)s is not a card: write the rank then the suit, like 7H.", card=text
+                )
+                continue
+            if not engine.in_deck(card, rules):
+                problems[str(card)] = gettext("%(card)s is not in this deck.", card=str(card))
+            elif card in cards:
+                problems[str(card)] = gettext(
+                    "%(card)s is picked twice: a card counts once.", card=str(card)
+                )
+            else:
+                cards.append(card)
+        return cards, problems
+
+
+class PileForm(CardsForm):
+    """A pile of won cards to count, and the team it belongs to."""
+
+    team = RadioField(
+        _l("Whose pile"),
+        choices=choices([("0", "0"), ("1", "1")]),
+        default="0",
+        validators=[Optional()],
+    )
+
+
+class MelarForm(CardsForm):
+    """The 10 cards of the leader who may want to spoil the deal."""
+
+
+class ReplayForm(Form):
+    """A record of tricks in progress: it travels in the page until the person confirms it.
+
+    ``record`` holds the tricks so far, ``AS 2S 7S JS|KS 3S``: each trick in play order from
+    its leader, the last one possibly unfinished.
+    """
+
+    # Each value is read with care where it is used: a wrong one is never worse than missing.
+    trump = HiddenField()
+    set_trump = HiddenField()
+    trump_card = StringField(filters=[lambda text: (text or "")[:MAX_CARD_TEXT]])
+    record = HiddenField(filters=[lambda text: (text or "")[:MAX_RECORD_TEXT]])
+    card = CardListField()
+    typed = StringField(
+        _l("Cards, rank then suit (AS 7H)"),
+        filters=[lambda text: (text or "")[:MAX_TYPED_TEXT]],
+        render_kw={"autocomplete": "off"},
+    )
+    pick = HiddenField()
+    replace = HiddenField()
+    action = HiddenField()
+    key = _write_key()
+    version = HiddenField(validators=[Optional()])
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def chosen_trump(self) -> str | None:
+        """The trump: a suit button just pressed, else the one carried, else the turned card's suit."""
+        for value in (self.set_trump.data, self.trump.data):
+            if value in ("C", "D", "H", "S"):
+                return str(value)
+        try:
+            return engine.Card.parse(self.trump_card.data or "").suit.value
+        except engine.CardError:
+            return None
+
+    def tricks(self) -> list[list[str]]:
+        """The record carried by the page, trick by trick (trailing empty tricks dropped)."""
+        tricks = [trick.split() for trick in str(self.record.data or "").split("|")]
+        while tricks and not tricks[-1]:
+            tricks.pop()
+        return tricks
+
+    def stored_version(self) -> int | None:
+        # Optional() lets a blank (" ") through: that is no version either.
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
+
+
+def record_text(tricks: list[list[str]]) -> str:
+    """The record as the page carries it: ``AS 2S 7S JS|KS 3S``."""
+    return "|".join(" ".join(trick) for trick in tricks)

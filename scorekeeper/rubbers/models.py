@@ -1,0 +1,163 @@
+"""What is stored of a rubber: its table, its rules and the inputs of its hands.
+
+Totals are the engine's fold, cached in the rubber's row.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false, inspect, select
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from scorekeeper import engine
+from scorekeeper.extensions import db
+from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, utcnow
+
+
+class Rubber(db.Model):
+    """A rubber (partida): its table, its rules, and a cache of its fold."""
+
+    __tablename__ = "rubbers"
+    __table_args__ = (Index("ix_rubbers_group_order", "group_id", "created_at", "group_seq"),)
+
+    id: Mapped[str] = mapped_column(String(43), primary_key=True)
+    edit_key_hash: Mapped[str] = mapped_column(String(64))
+    team0: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    team1: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    players: Mapped[list[str] | None] = mapped_column(JSON)
+    first_dealer: Mapped[int]
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    previous_id: Mapped[str | None] = mapped_column(
+        ForeignKey("rubbers.id"), index=True, unique=True
+    )
+    created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    version: Mapped[int] = mapped_column(nullable=False)
+    # The cache of the engine's fold, rewritten by every write (see store.refresh).
+    games0: Mapped[int] = mapped_column(default=0)
+    games1: Mapped[int] = mapped_column(default=0)
+    hand_count: Mapped[int] = mapped_column(default=0)
+    finished: Mapped[bool] = mapped_column(default=False)
+    winner: Mapped[int | None]
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    # The rest of the engine's Tally: with it the next hand is scored without reading the
+    # others (store.record_hand). A rubber stored before these columns has no dealer until
+    # its next write.
+    dealer: Mapped[int | None]
+    pending_extra: Mapped[int] = mapped_column(default=0, server_default="0")
+    pending_multiplier: Mapped[int] = mapped_column(default=1, server_default="1")
+    brink0: Mapped[bool] = mapped_column(default=False, server_default=false())
+    brink1: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The group (regulars of a table) the rubber belongs to, and its place in the group's order.
+    group_id: Mapped[str | None] = mapped_column(ForeignKey("groups.id"))
+    group_seq: Mapped[int | None]
+    origin_id: Mapped[str | None] = mapped_column(String(43))
+    """The id of the rubber this one was imported from (the first one of a chain of copies)."""
+
+    # SQLAlchemy bumps the version on every write and refuses one based on a stale read.
+    __mapper_args__ = {"version_id_col": version}
+
+    hands: Mapped[list[Hand]] = relationship(
+        back_populates="rubber",
+        order_by="Hand.number",
+        cascade="all, delete-orphan",
+    )
+
+    @property
+    def teams(self) -> tuple[str, str]:
+        return (self.team0, self.team1)
+
+    def rule_set(self) -> engine.RuleSet:
+        return engine.RuleSet.from_dict(self.rules)
+
+    def state(self) -> engine.RubberState:
+        """The engine's fold of the stored hands."""
+        stored = inspect(self)
+        if stored.persistent and "hands" in stored.unloaded:
+            # Only the columns the fold reads, without making a Hand object of each row.
+            rows = db.session.execute(
+                select(Hand.kind, Hand.points0, Hand.points1, Hand.all_tricks, Hand.team)
+                .where(Hand.rubber_id == self.id)
+                .order_by(Hand.number)
+            )
+            inputs = [Hand.engine_input(*row) for row in rows]
+        else:
+            inputs = [hand.to_engine() for hand in self.hands]
+        return engine.replay(self.rule_set(), inputs, self.first_dealer)
+
+
+class Hand(db.Model):
+    """One hand as it was recorded: the input of the fold, never its result."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("rubber_id", "number"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"))
+    number: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(10))
+    points0: Mapped[int | None]
+    points1: Mapped[int | None]
+    all_tricks: Mapped[bool] = mapped_column(default=False)
+    team: Mapped[int | None]
+    trump: Mapped[str | None] = mapped_column(String(1))
+    tricks: Mapped[list[list[str]] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    rubber: Mapped[Rubber] = relationship(back_populates="hands")
+
+    def to_engine(self) -> engine.Hand:
+        return Hand.engine_input(self.kind, self.points0, self.points1, self.all_tricks, self.team)
+
+    @staticmethod
+    def engine_input(
+        kind: str, points0: int | None, points1: int | None, all_tricks: bool, team: int | None
+    ) -> engine.Hand:
+        points = None
+        if points0 is not None and points1 is not None:
+            points = (points0, points1)
+        return engine.Hand(engine.HandKind(kind), points, all_tricks, team)
+
+    def set_input(
+        self, hand: engine.Hand, trump: str | None, tricks: list[list[str]] | None
+    ) -> None:
+        self.kind = hand.kind.value
+        self.points0, self.points1 = hand.points if hand.points else (None, None)
+        self.all_tricks = hand.all_tricks
+        self.team = hand.team
+        self.trump = trump
+        self.tricks = tricks
+
+
+class WriteKey(db.Model):
+    """An idempotency key: the same write sent twice is answered with its first answer."""
+
+    __tablename__ = "write_keys"
+
+    rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(WRITE_KEY_LENGTH), primary_key=True)
+    body_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int]
+    response: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class DeviceRubber(db.Model):
+    """A rubber this device created or opened with its edit link: its history and its grants."""
+
+    __tablename__ = "device_rubbers"
+    __table_args__ = (
+        Index("ix_device_rubbers_device_added", "device", "added_at"),
+        Index("ix_device_rubbers_history", "device", "created_at", "rubber_id"),
+    )
+
+    device: Mapped[str] = mapped_column(String(64), primary_key=True)
+    rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
+    added_at: Mapped[datetime] = mapped_column(default=utcnow)
+    created_at: Mapped[datetime]
+    """When the rubber was started (it never changes), copied here so that a phone's history
+    is read newest first from an index, one page at a time, however long it is."""
+
+    rubber: Mapped[Rubber] = relationship()

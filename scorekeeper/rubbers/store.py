@@ -1,0 +1,596 @@
+"""The writes of a rubber, shared by the pages and the API.
+
+Every write folds the hands again with the engine, refreshes the cached totals, and bumps the
+rubber's version in the same transaction; two phones writing at once cannot lose a hand.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import fcntl
+import functools
+import hashlib
+import hmac
+import json
+import logging
+import os
+import re
+import secrets
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from blinker import Namespace
+from sqlalchemy import inspect
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from scorekeeper import engine
+from scorekeeper.extensions import db
+from scorekeeper.rubbers.models import DeviceRubber, Hand, Rubber, WriteKey
+from scorekeeper.web.columns import WRITE_KEY_LENGTH, utcnow
+
+logger = logging.getLogger(__name__)
+
+RETRIES = 8
+RACE_SQLSTATES = frozenset({"40001", "40P01"})
+"""PostgreSQL's serialization failure and deadlock: the same write may go through next time."""
+
+
+class Conflict(Exception):
+    """A write refused because of the rubber's state, not the input: answered with 409."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        super().__init__(code)
+
+
+def new_token() -> str:
+    """An unguessable id or key: 192 random bits."""
+    return secrets.token_urlsafe(24)
+
+
+TOKEN = re.compile(r"[A-Za-z0-9_-]{1,43}")
+"""What new_token makes, within the length of Rubber.id."""
+
+
+def is_token(text: str) -> bool:
+    """Whether ``text`` could be an id that new_token made (so it is safe to look up)."""
+    return TOKEN.fullmatch(text) is not None
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def key_matches(rubber: Rubber, key: str | None) -> bool:
+    """Whether ``key`` is the rubber's edit key, compared in constant time."""
+    if not key:
+        return False
+    return hmac.compare_digest(hash_key(key), rubber.edit_key_hash)
+
+
+def body_hash(body: Any) -> str:
+    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def tally_columns(tally: engine.Tally) -> dict[str, Any]:
+    """The rubber's row as it keeps the tally."""
+    return {
+        "hand_count": tally.hand_count,
+        "games0": tally.games[0],
+        "games1": tally.games[1],
+        "pending_extra": tally.pending_extra,
+        "pending_multiplier": tally.pending_multiplier,
+        "finished": tally.finished,
+        "winner": tally.winner,
+        "outcome": tally.outcome.value if tally.outcome else None,
+        "dealer": tally.dealer,
+        "brink0": tally.brink[0],
+        "brink1": tally.brink[1],
+    }
+
+
+TALLY_COLUMNS = tuple(tally_columns(engine.Tally(engine.RuleSet())))
+"""The columns of a rubber's row that keep the engine's Tally (with its rules)."""
+
+
+@functools.lru_cache(maxsize=256)
+def _rule_set(settings: tuple[tuple[str, Any], ...]) -> engine.RuleSet:
+    """A stored rules object read once: the tables of a café play the same few rule sets."""
+    return engine.RuleSet.from_dict(dict(settings))
+
+
+def _tally(row: sa.Row[Any]) -> engine.Tally:
+    """The engine's running totals as the rubber's row keeps them."""
+    return engine.Tally(
+        rules=_rule_set(tuple(sorted(row.rules.items()))),
+        hand_count=row.hand_count,
+        games=(row.games0, row.games1),
+        pending_extra=row.pending_extra,
+        pending_multiplier=row.pending_multiplier,
+        finished=row.finished,
+        winner=row.winner,
+        outcome=engine.Outcome(row.outcome) if row.outcome else None,
+        dealer=row.dealer,
+        brink=(row.brink0, row.brink1),
+    )
+
+
+rubber_written = Namespace().signal("rubber-written")
+"""Sent inside the write of a rubber that belongs to a group, before it is committed, with
+``state`` (the engine's fold as written) and ``counted`` (what the rubber's cached result was
+before, or None for a rubber new to the group). The groups subscribe to it: a rubber knows
+nothing of groups, and what they count is written in the same transaction as the hand."""
+
+
+def refresh(rubber: Rubber, state: engine.RubberState) -> None:
+    """Rewrite the rubber's cached totals from the engine's state."""
+    # What the group's totals counted of this rubber: the cache as the last write left it
+    # (nothing for a rubber not stored yet).
+    counted = _result(rubber) if sa.inspect(rubber).has_identity else None
+    for name, value in tally_columns(state.tally).items():
+        setattr(rubber, name, value)
+    rubber.updated_at = utcnow()
+    if rubber.group_id is not None:  # the group's totals follow in the same transaction
+        rubber_written.send(rubber, state=state, counted=counted)
+
+
+def _result(rubber: Rubber) -> tuple[bool, int | None, tuple[int, int], str | None]:
+    """The rubber's cached result: finished, winner, games and outcome."""
+    return (rubber.finished, rubber.winner, (rubber.games0, rubber.games1), rubber.outcome)
+
+
+def create_rubber(
+    *,
+    teams: tuple[str, str],
+    players: list[str] | None,
+    first_dealer: int,
+    rules: engine.RuleSet,
+    previous_id: str | None = None,
+    device: str | None = None,
+    group_id: str | None = None,
+    edit_key: str | None = None,
+) -> tuple[Rubber, str]:
+    """Store a new rubber; returns it with its edit key (only ever known to its creator, or
+    given: :func:`next_edit_key`)."""
+    state = engine.new_rubber(rules, first_dealer)
+    edit_key = edit_key or new_token()
+    rubber = Rubber(
+        id=new_token(),
+        created_at=utcnow(),
+        edit_key_hash=hash_key(edit_key),
+        team0=teams[0],
+        team1=teams[1],
+        players=players,
+        first_dealer=first_dealer,
+        rules=rules.to_dict(),
+        previous_id=previous_id,
+        group_id=group_id,
+    )
+    refresh(rubber, state)
+    db.session.add(rubber)
+    if device:
+        db.session.add(DeviceRubber(device=device, rubber=rubber, created_at=rubber.created_at))
+    db.session.commit()
+    return rubber, edit_key
+
+
+def next_edit_key(previous_key: str) -> str:
+    """The edit key of the rubber started after one whose edit key is ``previous_key``.
+
+    Whoever holds the previous rubber's key may start the next one and edit it anyway; so
+    every such phone, landing on the next rubber another tap started, knows its key too (and
+    can share it, or send hands kept offline), where a random one would be known to the
+    first tap's answer alone.
+    """
+    digest = hmac.new(previous_key.encode(), b"the next rubber, same table", "sha256").digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode()
+
+
+def grant(device: str, rubber: Rubber) -> None:
+    """Remember that this device may edit the rubber (it holds the edit link)."""
+    if db.session.get(DeviceRubber, (device, rubber.id)) is None:
+        db.session.add(
+            DeviceRubber(device=device, rubber_id=rubber.id, created_at=rubber.created_at)
+        )
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()  # the same link opened twice at once: granted by the other
+
+
+def next_rubber_of(rubber: Rubber) -> Rubber | None:
+    """The rubber started after this one at the same table, if there is one already."""
+    return db.session.execute(
+        db.select(Rubber)
+        .where(Rubber.previous_id == rubber.id)
+        .order_by(Rubber.created_at, Rubber.id)
+        .limit(1)
+    ).scalar_one_or_none()
+
+
+def can_edit(device: str | None, rubber: Rubber) -> bool:
+    return bool(device) and db.session.get(DeviceRubber, (device, rubber.id)) is not None
+
+
+def _lost_a_race(error: OperationalError) -> bool:
+    """Whether another write held the lock (SQLite) or won the race (PostgreSQL)."""
+    if getattr(error.orig, "sqlstate", None) in RACE_SQLSTATES:
+        return True
+    text = str(error.orig).lower()
+    return any(words in text for words in ("locked", "could not serialize", "deadlock detected"))
+
+
+@dataclass(frozen=True)
+class Written:
+    """The answer to a write: the new state, or the first answer to a repeated key."""
+
+    rubber: Rubber
+    state: engine.RubberState
+    status: int
+    response: dict[str, Any] | None
+    repeated: bool = False
+
+
+Change = Callable[[Rubber], engine.RubberState]
+Respond = Callable[[Rubber, engine.RubberState], dict[str, Any]]
+
+
+def write(
+    rubber_id: str,
+    change: Change,
+    *,
+    key: str | None = None,
+    body: Any = None,
+    version: int | None = None,
+    status: int = 200,
+    respond: Respond | None = None,
+) -> Written:
+    """Run ``change`` on the rubber in one transaction, retrying when another write got there first.
+
+    Raises :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
+    """
+    _check_key(key)
+    digest = body_hash(body)
+    for attempt in range(RETRIES):
+        try:
+            return _write_once(
+                rubber_id, change, key, digest, version, status, respond, fresh=attempt > 0
+            )
+        except (StaleDataError, IntegrityError, OperationalError) as error:
+            db.session.rollback()
+            if isinstance(error, OperationalError) and not _lost_a_race(error):
+                raise
+            if version is not None and isinstance(error, StaleDataError):
+                raise Conflict("stale") from error
+            if attempt == RETRIES - 1:
+                raise Conflict("busy") from error
+        except Exception:
+            db.session.rollback()
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _check_key(key: str | None) -> None:
+    if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
+        # Callers validate first; this keeps PostgreSQL from being the one to say it.
+        raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
+
+
+def _write_once(
+    rubber_id: str,
+    change: Change,
+    key: str | None,
+    digest: str,
+    version: int | None,
+    status: int,
+    respond: Respond | None,
+    *,
+    fresh: bool,
+) -> Written:
+    if fresh:
+        # Another write got there first: read everything again. The first attempt may use what
+        # this request has loaded already, since the rubber's version column refuses a write
+        # based on a stale read (StaleDataError, then this retry).
+        db.session.expire_all()
+    rubber = db.session.get(Rubber, rubber_id)
+    if rubber is None:
+        raise LookupError(rubber_id)
+    if key is not None:
+        seen = db.session.get(WriteKey, (rubber_id, key))
+        if seen is not None:
+            if seen.body_hash != digest:
+                raise Conflict("key_reused")
+            db.session.rollback()
+            return Written(rubber, rubber.state(), seen.status, seen.response, repeated=True)
+    if version is not None and version != rubber.version:
+        raise Conflict("stale")
+    state = change(rubber)
+    refresh(rubber, state)
+    db.session.flush()
+    response = respond(rubber, state) if respond else None
+    if key is not None:
+        db.session.add(
+            WriteKey(
+                rubber_id=rubber_id, key=key, body_hash=digest, status=status, response=response
+            )
+        )
+    db.session.commit()
+    return Written(rubber, state, status, response)
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A hand recorded by :func:`record_hand`: what it added (None for the repeat of a hand
+    already recorded under the same write key), and the rubber's team names to say it with."""
+
+    teams: tuple[str, str]
+    result: engine.HandResult | None
+    repeated: bool = False
+
+
+class NotAllowed(Exception):
+    """The device may not write to the rubber: it has not opened the edit link."""
+
+
+class _Fold(Exception):
+    """This hand takes the general write: a rubber of a group, or one without its tally."""
+
+
+RUBBERS, HANDS, WRITE_KEYS = Rubber.__table__, Hand.__table__, WriteKey.__table__
+DEVICE_RUBBERS = DeviceRubber.__table__
+
+_READ_FOR_A_HAND = (
+    sa.select(
+        RUBBERS.c.version,
+        RUBBERS.c.team0,
+        RUBBERS.c.team1,
+        RUBBERS.c.rules,
+        RUBBERS.c.group_id,
+        *(RUBBERS.c[name] for name in TALLY_COLUMNS),
+        DEVICE_RUBBERS.c.device,
+    )
+    .outerjoin(
+        DEVICE_RUBBERS,
+        sa.and_(
+            DEVICE_RUBBERS.c.rubber_id == RUBBERS.c.id,
+            DEVICE_RUBBERS.c.device == sa.bindparam("device"),
+        ),
+    )
+    .where(RUBBERS.c.id == sa.bindparam("rubber_id"))
+)
+"""The rubber's tally and this device's right to write to it."""
+
+_READ_KEY = sa.select(WRITE_KEYS.c.body_hash).where(
+    WRITE_KEYS.c.rubber_id == sa.bindparam("rubber_id"),
+    WRITE_KEYS.c.key == sa.bindparam("key"),
+)
+
+
+def record_hand(
+    rubber_id: str,
+    device: str,
+    hand: engine.Hand,
+    *,
+    trump: str | None = None,
+    key: str | None = None,
+    body: Any = None,
+    version: int | None = None,
+) -> Recorded:
+    """Add one hand to the rubber if ``device`` may write to it: the write of the hand form.
+
+    A few statements, without loading the rubber's hands: the rubber's row with its tally and
+    this device's right, and the write key, are read; the engine scores the hand from the tally
+    (:func:`~scorekeeper.engine.next_hand`); then the row's new totals are written on condition
+    that its version is still the one read, with the hand and the key. Another write in between
+    leaves the condition false, and all is read again. A rubber of a group, whose players'
+    totals move with every hand, and a rubber stored before its tally was, take :func:`write`.
+
+    Raises LookupError (no such rubber), :class:`NotAllowed` (the device may not write to it),
+    :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
+    """
+    _check_key(key)
+    digest = body_hash(body)
+    for attempt in range(RETRIES):
+        try:
+            with db.engine.connect() as connection:
+                return _record_once(
+                    connection, rubber_id, device, hand, trump, key, digest, version
+                )
+        except _Fold:
+            written = write(
+                rubber_id, append_hand(hand, trump), key=key, body=body, version=version
+            )
+            result = None if written.repeated else written.state.hands[-1]
+            return Recorded(written.rubber.teams, result, written.repeated)
+        except (_Overtaken, IntegrityError, OperationalError) as error:
+            if isinstance(error, OperationalError) and not _lost_a_race(error):
+                raise
+            # Read again: the key first (a double tap that lost the race to itself is the
+            # repeat it is), then the version the page was sent from (stale if it moved).
+            if attempt == RETRIES - 1:
+                raise Conflict("busy") from error
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+class _Overtaken(Exception):
+    """Another write changed the rubber between the read and the write."""
+
+
+_WRITE_TALLY = (
+    RUBBERS.update()
+    .where(RUBBERS.c.id == sa.bindparam("rubber_id"), RUBBERS.c.version == sa.bindparam("read"))
+    .values({name: sa.bindparam(name) for name in ("version", "updated_at", *TALLY_COLUMNS)})
+)
+"""The rubber's new totals, written only over the version they were counted from."""
+
+
+_writer_locks: dict[tuple[int, str], tuple[threading.Lock, int]] = {}
+"""This process's turn for each SQLite database: a lock for its threads, and its open lock file
+(opened after a fork, not shared with the parent: flock holds per open file, so the threads
+of one process would all hold it at once)."""
+_opening = threading.Lock()
+
+
+@contextlib.contextmanager
+def _one_writer(connection: sa.Connection) -> Iterator[None]:
+    """On a SQLite file, writers of this kind take turns: a thread at its process's lock, then
+    the process at a lock file beside the database (an flock).
+
+    SQLite lets one writer in at a time, and a second one polls, sleeping a millisecond then
+    more, however soon the first is done; two gunicorn workers recording hands spent most of
+    their time so. Waiting at a lock, a writer is woken as soon as the other is through.
+    The database's own lock still decides: this only makes the queue.
+    """
+    database = connection.engine.url.database
+    if connection.dialect.name != "sqlite" or not database or database == ":memory:":
+        yield
+        return
+    place = (os.getpid(), database)
+    with _opening:
+        if place not in _writer_locks:
+            try:
+                opened = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as error:  # a folder the app may not write in: SQLite's lock alone
+                logger.warning("no writer lock file beside %s: %s", database, error)
+                opened = -1
+            _writer_locks[place] = (threading.Lock(), opened)
+        threads, lock_file = _writer_locks[place]
+    with threads:
+        if lock_file >= 0:
+            fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            if lock_file >= 0:
+                fcntl.flock(lock_file, fcntl.LOCK_UN)
+
+
+def _record_once(
+    connection: sa.Connection,
+    rubber_id: str,
+    device: str,
+    hand: engine.Hand,
+    trump: str | None,
+    key: str | None,
+    digest: str,
+    version: int | None,
+) -> Recorded:
+    row = connection.execute(_READ_FOR_A_HAND, {"rubber_id": rubber_id, "device": device}).first()
+    if row is None:
+        raise LookupError(rubber_id)
+    if row.device is None:
+        raise NotAllowed(rubber_id)
+    teams = (row.team0, row.team1)
+    if key is not None:
+        seen = connection.execute(_READ_KEY, {"rubber_id": rubber_id, "key": key}).first()
+        if seen is not None:
+            if seen.body_hash != digest:
+                raise Conflict("key_reused")
+            return Recorded(teams, None, repeated=True)
+    if version is not None and version != row.version:
+        raise Conflict("stale")
+    if row.group_id is not None or row.dealer is None:
+        raise _Fold
+    tally, result = engine.next_hand(_tally(row), hand)
+    now = utcnow()
+    with _one_writer(connection):
+        written = connection.execute(
+            _WRITE_TALLY,
+            {"rubber_id": rubber_id, "read": row.version, "version": row.version + 1}
+            | {"updated_at": now}
+            | tally_columns(tally),
+        )
+        if written.rowcount != 1:
+            raise _Overtaken(rubber_id)
+        connection.execute(
+            HANDS.insert(),
+            {
+                "rubber_id": rubber_id,
+                "number": result.number,
+                "kind": hand.kind.value,
+                "points0": hand.points[0] if hand.points else None,
+                "points1": hand.points[1] if hand.points else None,
+                "all_tricks": hand.all_tricks,
+                "team": hand.team,
+                "trump": trump,
+                "tricks": None,
+                "created_at": now,
+            },
+        )
+        if key is not None:
+            connection.execute(
+                WRITE_KEYS.insert(),
+                {
+                    "rubber_id": rubber_id,
+                    "key": key,
+                    "body_hash": digest,
+                    "status": 200,
+                    "response": None,
+                    "created_at": now,
+                },
+            )
+        connection.commit()
+    return Recorded(teams, result)
+
+
+def append_hand(
+    hand: engine.Hand, trump: str | None = None, tricks: list[list[str]] | None = None
+) -> Change:
+    """The change that records one more hand."""
+
+    def change(rubber: Rubber) -> engine.RubberState:
+        before = rubber.state()
+        state = engine.play_hand(before, hand)
+        row = Hand(number=len(before.hands) + 1)
+        row.set_input(hand, trump, tricks)
+        stored = inspect(rubber)
+        if stored.persistent and "hands" in stored.unloaded:
+            row.rubber_id = rubber.id  # no need to load every hand to add one
+            db.session.add(row)
+        else:
+            rubber.hands.append(row)
+        return state
+
+    return change
+
+
+def replace_hand(
+    number: int,
+    hand: engine.Hand,
+    trump: str | None = None,
+    tricks: list[list[str]] | None = None,
+) -> Change:
+    """The change that replaces hand ``number`` and folds every later hand again."""
+
+    def change(rubber: Rubber) -> engine.RubberState:
+        if not 1 <= number <= len(rubber.hands):
+            raise LookupError(number)
+        before = rubber.state()
+        inputs = [row.to_engine() for row in rubber.hands]
+        inputs[number - 1] = hand
+        try:
+            state = engine.replay(rubber.rule_set(), inputs, rubber.first_dealer)
+        except engine.RubberFinishedError as error:
+            raise Conflict("ends_early") from error
+        # A spoiled deal made or unmade moves every later deal; a later hand recorded by its
+        # cards was checked against its leader, so it may not move under it.
+        later = zip(rubber.hands[number:], before.hands[number:], state.hands[number:], strict=True)
+        if any(row.tricks and old.leader != new.leader for row, old, new in later):
+            raise Conflict("cards_shift")
+        rubber.hands[number - 1].set_input(hand, trump, tricks)
+        return state
+
+    return change
+
+
+def undo_last(rubber: Rubber) -> engine.RubberState:
+    """The change that removes the last hand."""
+    if not rubber.hands:
+        raise Conflict("no_hands")
+    rubber.hands.pop()
+    return rubber.state()

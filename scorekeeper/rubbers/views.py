@@ -1,0 +1,450 @@
+"""The pages people use at the table: start a rubber, record hands, see the cross, history."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from scorekeeper import engine
+from scorekeeper.extensions import db
+from scorekeeper.rubbers import drawings, store
+from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
+from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
+from scorekeeper.rubbers.models import Rubber
+from scorekeeper.web import page_cache, wording
+from scorekeeper.web.device import current_device, ensure_device, remember_key
+from scorekeeper.web.i18n import select_locale
+
+bp = Blueprint("rubbers", __name__)
+
+
+@bp.route("/rubbers/new", methods=["GET", "POST"])
+def new_rubber() -> Any:
+    form = NewRubberForm()
+    if form.validate_on_submit():
+        rules = form.rule_set()
+        if rules is not None:
+            return _start(form, rules)
+    status = 422 if request.method == "POST" else 200
+    return render_template("rubbers/new.html", form=form), status
+
+
+@bp.post("/rubbers")
+def quick_rubber() -> Any:
+    """Start a rubber with the defaults: one tap from the home page."""
+    form = NewRubberForm()
+    if form.validate_on_submit():
+        rules = form.rule_set()
+        if rules is not None:
+            return _start(form, rules)
+    return render_template("rubbers/new.html", form=form), 422
+
+
+def _start(form: NewRubberForm, rules: engine.RuleSet) -> Response:
+    teams = (form.team0.data or _("Nós"), form.team1.data or _("Eles"))
+    names = [getattr(form, f"player{seat}").data or "" for seat in range(4)]
+    players = names if any(names) else None
+    if form.first_dealer.data == "random":
+        first_dealer = secrets.randbelow(4)
+    else:
+        first_dealer = int(form.first_dealer.data)
+    rubber, key = store.create_rubber(
+        teams=teams, players=players, first_dealer=first_dealer, rules=rules, device=ensure_device()
+    )
+    remember_key(rubber.id, key)
+    return redirect(url_for(".rubber", rubber_id=rubber.id))
+
+
+@bp.get("/r/<rubber_id>")
+def rubber(rubber_id: str) -> Any:
+    if request.args or "_flashes" in session or current_app.debug:
+        # A form prefilled from the address, or a note shown once: this answer's own page.
+        rubber = rubber_or_404(rubber_id)
+        form = HandForm(formdata=None)
+        _prefill(form)
+        return _show(rubber, form)
+    return _kept_page(rubber_id)
+
+
+_PAGE_QUERY = (
+    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device FROM rubbers"
+    " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
+    " AND device_rubbers.device = {mark} WHERE rubbers.id = {mark}"
+)
+"""What a kept rubber page needs to know: the rubber's version and whether this phone may edit.
+Sent to the driver as it is: on the page's busiest path, building and compiling a statement
+cost more than running it."""
+
+
+def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None] | None:
+    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
+    connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
+    try:
+        cursor = connection.cursor()
+        cursor.execute(_PAGE_QUERY.format(mark=mark), (device, rubber_id))
+        found = cursor.fetchone()
+        cursor.close()
+    finally:
+        connection.close()
+    if found is None:
+        return None
+    version, updated_at, holder = found
+    if isinstance(updated_at, str):  # SQLite's driver leaves a date as its text
+        updated_at = datetime.fromisoformat(updated_at)
+    return int(version), updated_at, holder
+
+
+def _kept_page(rubber_id: str) -> Response:
+    """The rubber page from one small query: rendered once per version of the rubber, and the
+    same answer again to a phone that asks again before the rubber changes (see page_cache)."""
+    if not store.is_token(rubber_id):
+        abort(404)
+    device = current_device()
+    found = _page_facts(rubber_id, device or "")
+    if found is None:
+        abort(404)
+    version, updated_at, holder = found
+    can_edit = bool(device) and holder is not None
+    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
+    locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
+    if can_edit and "csrf_token" not in session:
+        generate_csrf()  # the session's token, which every form of the scorer's page carries
+    # A follower's page has no form, so no token of its own: one answer for every follower.
+    token = session.get("csrf_token") if can_edit else None
+    answer_key = (
+        rubber_id,
+        version,
+        locale,
+        can_edit,
+        edit_key,
+        token,
+        request.scheme,
+        request.host,
+    )
+    etag = hashlib.sha256(
+        repr((*answer_key, current_app.extensions["build_id"])).encode()
+    ).hexdigest()[:32]
+    cache = page_cache.pages()
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        answer = cache.answers.get(answer_key)
+        if answer is None:
+            answer = _answer(rubber_id, version, can_edit, edit_key, locale)
+            if answer.version == version:  # else a write came in between: keep nothing
+                cache.answers.put(answer_key, answer)
+        response = answer.response(gzip_ok="gzip" in request.accept_encodings)
+    # The scorer asking again before the rubber changes gets the same page, write key and all,
+    # as after a 304: a hand sent twice from it is answered as the repeat it is (and said so).
+    response.set_etag(etag, weak=True)
+    response.last_modified = updated_at.replace(tzinfo=UTC)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+def _answer(
+    rubber_id: str, version: int, can_edit: bool, edit_key: str | None, locale: str
+) -> page_cache.Answer:
+    """This phone's page: the kept rendering with its own parts filled in, else a new one."""
+    cache = page_cache.pages()
+    parts = {  # the session's CSRF token, which every form of the scorer's page carries
+        "csrf_token": generate_csrf() if can_edit else "",
+        "write_key": secrets.token_urlsafe(16) if can_edit else "",
+        "edit_key": edit_key or "",
+    }
+    render_key = (
+        rubber_id,
+        version,
+        locale,
+        can_edit,
+        edit_key is not None,
+        request.scheme,
+        request.host,
+    )
+    page = cache.page(render_key, parts)
+    if page is None:
+        rubber = rubber_or_404(rubber_id)
+        page = _render(rubber, HandForm(formdata=None), write_key=parts["write_key"])
+        version = rubber.version
+        if rubber.version == render_key[1]:
+            cache.keep(render_key, page, parts)
+    return page_cache.Answer(page.encode(), version)
+
+
+def _prefill(form: HandForm) -> None:
+    """Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed."""
+    points = request.args.get("points", type=int)
+    team = request.args.get("team")
+    if points is not None and 0 <= points <= 120 and team in ("0", "1"):
+        form.points.data = points
+        form.team.data = team
+
+
+def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
+    return _render(rubber, form), status
+
+
+INDENT = re.compile(r"\n\s+")
+"""The templates' indentation: the page carries none of it to the phone (it has no <pre>)."""
+
+
+def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str:
+    state = rubber.state()
+    can_edit = store.can_edit(current_device(), rubber)
+    form.key.data = write_key or secrets.token_urlsafe(16)
+    form.version.data = str(rubber.version)
+    edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
+    page = render_template(
+        "rubbers/show.html",
+        rubber=rubber,
+        state=state,
+        teams=rubber.teams,
+        players=player_names(rubber),
+        cross=drawings.cross(state),
+        tallies=tuple(drawings.tally(games, state.rules.games_to_win) for games in state.games),
+        seats=drawings.table(state),
+        summaries={r.number: wording.hand_summary(r, rubber.teams) for r in state.hands},
+        outcome=wording.outcome_name(state.outcome),
+        form=form if can_edit else None,
+        can_edit=can_edit,
+        # The hand form's offline sync posts to the JSON API with it; only an editing device,
+        # which already shows it in its edit link, gets it.
+        edit_key=edit_key,
+        edit_url=url_for(".grant", rubber_id=rubber.id, key=edit_key, _external=True)
+        if edit_key
+        else None,
+        share_url=url_for(".rubber", rubber_id=rubber.id, _external=True),
+    )
+    return INDENT.sub("\n", page)
+
+
+@bp.get("/r/<rubber_id>/edit/<key>")
+def grant(rubber_id: str, key: str) -> Response:
+    """The edit link: this device may record hands from now on."""
+    rubber = rubber_or_404(rubber_id)
+    if not store.key_matches(rubber, key):
+        abort(404)
+    store.grant(ensure_device(), rubber)
+    remember_key(rubber.id, key)
+    return redirect(url_for(".rubber", rubber_id=rubber_id))
+
+
+@bp.post("/r/<rubber_id>/hands")
+def record_hand(rubber_id: str) -> Any:
+    """A hand from the form: the busiest write, so it reads no more than it must (see
+    store.record_hand); a refusal is answered with the whole page, loaded the usual way."""
+    device = current_device()
+    form = HandForm()
+    if not store.is_token(rubber_id) or not device or not form.validate():
+        return _refused(editable_or_403(rubber_id), form)
+    try:
+        recorded = store.record_hand(
+            rubber_id,
+            device,
+            form.engine_hand(),
+            trump=form.trump.data or None,
+            key=form.key.data or None,
+            body=request.form.to_dict(),
+            version=form.stored_version(),
+        )
+    except LookupError:
+        abort(404)
+    except store.NotAllowed:
+        abort(403)
+    except engine.ScoringError as error:
+        form.points.errors = [*form.points.errors, wording.engine_error(error)]
+        return _refused(rubber_or_404(rubber_id), form)
+    except store.Conflict as conflict:
+        flash(wording.conflict(conflict.code), "conflict")
+        return redirect(url_for(".rubber", rubber_id=rubber_id))
+    if recorded.repeated:  # a double tap, or a second copy of the page: one hand, said so
+        flash(_("That hand was already recorded: here is the score."), "conflict")
+    elif recorded.result is not None:
+        flash(wording.hand_summary(recorded.result, recorded.teams), "hand")
+    return redirect(url_for(".rubber", rubber_id=rubber_id))
+
+
+def _refused(rubber: Rubber, form: HandForm) -> Any:
+    """A hand refused: the page with the form's errors, or, when another phone has just ended
+    the rubber (its page shows no form, so no errors), the score and why nothing was added."""
+    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
+    if rubber.finished:
+        flash(wording.conflict("finished"), "conflict")
+        return redirect(url_for(".rubber", rubber_id=rubber.id))
+    return _show(rubber, form, 422)
+
+
+@bp.post("/r/<rubber_id>/undo")
+def undo(rubber_id: str) -> Response:
+    rubber = editable_or_403(rubber_id)
+    form = UndoForm()
+    if not form.validate():
+        flash(_("This page is out of date: reload it."), "conflict")
+        return redirect(url_for(".rubber", rubber_id=rubber_id))
+    try:
+        store.write(
+            rubber.id,
+            store.undo_last,
+            key=form.key.data or None,
+            body={"undo": True},
+            version=form.stored_version(),
+        )
+    except store.Conflict as conflict:
+        if conflict.code == "stale":  # a second tap, or another phone: either way, not this
+            flash(
+                _("The hands changed meanwhile, so nothing was undone: here is the score."),
+                "conflict",
+            )
+        else:
+            flash(wording.conflict(conflict.code), "conflict")
+    else:
+        flash(_("The last hand was undone."), "hand")
+    return redirect(url_for(".rubber", rubber_id=rubber_id))
+
+
+@bp.get("/r/<rubber_id>/hands/<int:number>")
+def hand(rubber_id: str, number: int) -> str:
+    rubber = rubber_or_404(rubber_id)
+    state = rubber.state()
+    if not 1 <= number <= len(state.hands):
+        abort(404)
+    result = state.hands[number - 1]
+    row = rubber.hands[number - 1]
+    record = None
+    if row.tricks:
+        record = engine.verify_record(
+            row.trump or "H", result.leader, row.tricks, rubber.rule_set()
+        )
+    return render_template(
+        "rubbers/hand.html",
+        rubber=rubber,
+        result=result,
+        row=row,
+        record=record,
+        summary=wording.hand_summary(result, rubber.teams),
+        players=player_names(rubber),
+        revoke=wording.revoke_proof(record.first_revoke, player_names(rubber), rubber.teams)
+        if record is not None and record.first_revoke is not None
+        else None,
+        can_edit=store.can_edit(current_device(), rubber),
+    )
+
+
+@bp.route("/r/<rubber_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit_hand(rubber_id: str, number: int) -> Any:
+    rubber = editable_or_403(rubber_id)
+    if not 1 <= number <= len(rubber.hands):
+        abort(404)
+    row = rubber.hands[number - 1]
+    form = HandForm()
+    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
+    if request.method == "GET":
+        _fill(form, row)
+        form.version.data = str(rubber.version)
+        form.key.data = secrets.token_urlsafe(16)
+        return _edit_page(rubber, number, form)
+    if form.validate():
+        try:
+            store.write(
+                rubber.id,
+                store.replace_hand(number, form.engine_hand(), form.trump.data or None),
+                key=form.key.data or None,
+                body=request.form.to_dict(),
+                version=form.stored_version(),
+            )
+        except engine.ScoringError as error:
+            form.points.errors = [*form.points.errors, wording.engine_error(error)]
+        except store.Conflict as conflict:
+            if conflict.code not in ("ends_early", "cards_shift"):
+                flash(wording.conflict(conflict.code), "conflict")
+                return redirect(url_for(".rubber", rubber_id=rubber_id))
+            form.action.errors = [*form.action.errors, wording.conflict(conflict.code)]
+        else:
+            flash(
+                _("Hand %(number)s was changed; the score was counted again.", number=number),
+                "hand",
+            )
+            return redirect(url_for(".rubber", rubber_id=rubber_id))
+    return _edit_page(rubber, number, form), 422
+
+
+def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
+    return render_template(
+        "rubbers/edit_hand.html",
+        rubber=rubber,
+        number=number,
+        form=form,
+        by_cards=bool(rubber.hands[number - 1].tricks),
+    )
+
+
+def _fill(form: HandForm, row: Any) -> None:
+    """Put a stored hand back into the form."""
+    if row.kind == "tie":
+        form.action.data = "tie"
+    elif row.kind == "spoiled":
+        form.action.data = "spoiled"
+    elif row.kind == "revoke":
+        form.action.data = f"revoke-{row.team}"
+    else:
+        form.action.data = "points"
+        form.team.data = "0"
+        form.points.data = row.points0
+        form.all_tricks.data = row.all_tricks
+    form.trump.data = row.trump
+
+
+@bp.post("/r/<rubber_id>/next")
+def next_rubber(rubber_id: str) -> Response:
+    """Next rubber, same table: same teams, players and rules; the deal goes on round."""
+    previous = editable_or_403(rubber_id)
+    state = previous.state()
+    if not state.finished:  # a stale page: another phone undid the last hand meanwhile
+        flash(_("This rubber is not won yet: the next one starts when it is."), "conflict")
+        return redirect(url_for(".rubber", rubber_id=previous.id))
+    # The next rubber's edit key follows from this one's, for every phone that holds it.
+    held = session.get("keys", {}).get(previous.id)
+    key = store.next_edit_key(held) if store.key_matches(previous, held) else None
+    # One next rubber per rubber: a second tap, or the other phone's, lands on the same one.
+    following = store.next_rubber_of(previous)
+    if following is None:
+        try:
+            following, key = store.create_rubber(
+                teams=previous.teams,
+                players=previous.players,
+                first_dealer=state.dealer,
+                rules=previous.rule_set(),
+                previous_id=previous.id,
+                device=ensure_device(),
+                group_id=previous.group_id,
+                edit_key=key,
+            )
+        except IntegrityError:  # the other tap got there a moment before
+            db.session.rollback()
+            following = store.next_rubber_of(previous)
+            if following is None:
+                raise
+    if key is not None and store.key_matches(following, key):
+        remember_key(following.id, key)
+    store.grant(ensure_device(), following)
+    return redirect(url_for(".rubber", rubber_id=following.id))

@@ -1,0 +1,22 @@
+"""What every feature shares and that imports no feature: the phone's identity, ids and keys,
+the one request guard, errors, languages and the wording of the engine's codes, delivery
+(compression, static files), the page cache, security headers, paging, SQLite's specifics."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from scorekeeper.web import delivery, errors, guard, i18n, page_cache, pwa, security, sqlite, views
+
+
+def init_app(app: Flask) -> None:
+    """Bind the shared layer to the app, before any feature's blueprint."""
+    sqlite.init_app(app)
+    guard.init_app(app)
+    i18n.init_app(app)
+    security.init_app(app)
+    delivery.init_app(app)
+    page_cache.init_app(app)
+    errors.init_app(app)
+    app.register_blueprint(views.bp)
+    app.register_blueprint(pwa.bp)

@@ -1,0 +1,44 @@
+"""The base of every HTML form: WTForms' messages from the app's own catalogues."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import get_translations
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+
+# WTForms' own messages, in this app's catalogues so pt-PT and pt-BR each read right.
+WTFORMS_MESSAGES = (
+    _l("Not a valid integer value."),
+    _l("Not a valid choice."),
+    _l("This field is required."),
+    _l("Invalid input."),
+)
+
+
+class _Translations:
+    """WTForms asks this for its messages (a form asks for one per field as it is made); the
+    app's catalogue in the page's locale answers, looked up once per form."""
+
+    def __init__(self) -> None:
+        self._catalogue = get_translations()
+
+    def gettext(self, string: str) -> str:
+        return str(self._catalogue.ugettext(string))
+
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        return str(self._catalogue.ungettext(singular, plural, n))
+
+
+class Form(FlaskForm):
+    """The base of every form: messages from the app's own catalogues."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> _Translations:
+            return _Translations()
+
+
+def strip(text: Any) -> Any:
+    """A text field as typed, without the spaces around it."""
+    return text.strip() if isinstance(text, str) else text

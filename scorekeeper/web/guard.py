@@ -1,0 +1,28 @@
+"""The one request guard of the whole app, before any view of any feature reads its input."""
+
+from __future__ import annotations
+
+from flask import Flask, abort, request
+from flask_wtf.form import SUBMIT_METHODS
+
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+def refuse_nul() -> None:
+    """No address or form field needs a NUL character, and PostgreSQL cannot hold one: an
+    address with one names nothing (404), a form field with one is refused (400). JSON bodies
+    are the API's to refuse, field by field."""
+    if "\x00" in request.path:
+        abort(404)
+    # Only a posted form is read here (Flask-WTF's submit methods and form types): a JSON body
+    # is left unread, for the view that may allow it a larger size (a group's import).
+    if (
+        request.method in SUBMIT_METHODS
+        and request.mimetype in FORM_TYPES
+        and any("\x00" in value for _, value in request.form.items(True))
+    ):
+        abort(400)
+
+
+def init_app(app: Flask) -> None:
+    app.before_request(refuse_nul)

@@ -1,0 +1,43 @@
+"""The interface's languages: European Portuguese by default, Brazilian Portuguese, English."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask, request
+from flask_babel import get_locale
+
+from scorekeeper.extensions import babel
+
+LOCALES = {"pt_PT": "Português", "pt_BR": "Português (Brasil)", "en": "English"}
+"""The locales the interface speaks, with the name each gives itself."""
+
+DEFAULT_LOCALE = "pt_PT"
+LOCALE_COOKIE = "lang"
+_ACCEPTED = {"pt-PT": "pt_PT", "pt-BR": "pt_BR", "en": "en", "pt": "pt_PT"}
+
+
+def select_locale() -> str:
+    """The device's chosen locale, else the browser's best match (a bare ``pt`` is pt-PT)."""
+    chosen = request.cookies.get(LOCALE_COOKIE)
+    if chosen in LOCALES:
+        return chosen
+    if "Accept-Language" not in request.headers:
+        return DEFAULT_LOCALE
+    best = request.accept_languages.best_match(list(_ACCEPTED))
+    return _ACCEPTED.get(best or "", DEFAULT_LOCALE)
+
+
+def html_lang(locale: str) -> str:
+    """The BCP 47 tag for ``<html lang>``."""
+    return locale.replace("_", "-")
+
+
+def _template_context() -> dict[str, Any]:
+    locale = str(get_locale() or DEFAULT_LOCALE)
+    return {"locale": locale, "html_lang": html_lang(locale), "locales": LOCALES}
+
+
+def init_app(app: Flask) -> None:
+    babel.init_app(app, locale_selector=select_locale)
+    app.context_processor(_template_context)

@@ -1,0 +1,133 @@
+"""Rendered rubber pages, kept until the rubber changes: a page is rendered once per version.
+
+A rubber page depends on the rubber's version, the language, the address it is served under and
+what the phone may do; those make the key. What each answer needs of its own (the session's CSRF
+token, the hand form's fresh write key, the phone's edit key) is cut out of the kept copy and
+filled in again for every answer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Mapping
+from pathlib import Path
+from typing import Any
+
+from flask import Flask, Response, current_app
+
+from scorekeeper.web import delivery
+
+PAGES_KEPT = 256
+"""Rendered pages (and answers) a worker keeps, the least recently shown forgotten first."""
+
+
+class _Kept:
+    """A bounded least-recently-used map."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()  # the development server answers in threads
+
+    def get(self, key: Hashable) -> Any:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class Answer:
+    """A rubber page as sent to one phone, and its gzip once a phone has taken it."""
+
+    def __init__(self, html: bytes, version: int) -> None:
+        self.html = html
+        self.version = version
+        self._gzipped: bytes | None = None
+
+    def response(self, gzip_ok: bool) -> Response:
+        if not gzip_ok:
+            response = Response(self.html, mimetype="text/html")
+        else:
+            if self._gzipped is None:
+                self._gzipped = delivery.gzipped(self.html, delivery.KEPT_GZIP_LEVEL)
+            response = Response(self._gzipped, mimetype="text/html")
+            response.headers["Content-Encoding"] = "gzip"
+        response.vary.add("Accept-Encoding")
+        return response
+
+
+class PageCache:
+    """Renderings shared by every phone, with the per-answer parts cut out; and each phone's
+    last answer, which it is given again (as a browser would show its cached copy after a 304)
+    until the rubber changes."""
+
+    def __init__(self, size: int = PAGES_KEPT) -> None:
+        self.renders = _Kept(size)
+        self.answers = _Kept(size)
+        # Unguessable marks: no team name or other text of a page can spell one.
+        self._marks: dict[str, str] = {}
+
+    def mark(self, name: str) -> str:
+        return self._marks.setdefault(name, f"\u2060{name}-{secrets.token_hex(16)}\u2060")
+
+    def keep(self, key: Hashable, page: str, parts: Mapping[str, str]) -> None:
+        """Keep ``page`` with each of ``parts`` (name → the text this answer had) cut out."""
+        kept = page
+        names = []
+        for name, text in parts.items():
+            if text:
+                kept = kept.replace(text, self.mark(name))
+                names.append(name)
+        self.renders.put(key, (kept, tuple(names)))
+
+    def page(self, key: Hashable, parts: Mapping[str, str]) -> str | None:
+        """The page kept under ``key`` with this answer's parts filled in, or None."""
+        found = self.renders.get(key)
+        if found is None:
+            return None
+        page, names = found
+        for name in names:
+            page = page.replace(self.mark(name), parts[name])
+        return str(page)
+
+
+def pages() -> PageCache:
+    cache: PageCache = current_app.extensions["page_cache"]
+    return cache
+
+
+def build_id(app: Flask) -> str:
+    """A hash of the code, templates, catalogues and static files this worker renders with:
+    part of each ETag, so a new release never answers 304 for a page the old one rendered."""
+    digest = hashlib.sha256()
+    folders = [
+        (Path(app.root_path), "*.py"),  # the engine's rules and the views' wording
+        (Path(app.template_folder or ""), "*"),
+        (Path(app.root_path) / "translations", "*"),
+        (Path(app.static_folder or ""), "*"),
+    ]
+    for folder, pattern in folders:
+        for path in sorted(folder.rglob(pattern)):
+            if path.is_file():
+                digest.update(str(path.relative_to(folder)).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def init_app(app: Flask) -> None:
+    app.extensions["page_cache"] = PageCache()
+    app.extensions["build_id"] = build_id(app)

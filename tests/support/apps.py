@@ -1,0 +1,80 @@
+"""Apps on a database of their own for one test, and a real HTTP server to serve one."""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Flask
+from werkzeug.serving import make_server
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+
+@contextmanager
+def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
+    """The app with its tables made afresh, dropped afterwards: on DATABASE_URL when it is set
+    (PostgreSQL in CI), else in a new SQLite file."""
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{sqlite_file}"
+    app = create_app({**config, "SQLALCHEMY_DATABASE_URI": url})
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    try:
+        yield app
+    finally:
+        with app.app_context():
+            db.session.remove()
+            db.drop_all()
+            db.engine.dispose()
+
+
+@contextmanager
+def served(app: Flask, *, threaded: bool = True) -> Iterator[str]:
+    """The app, CSRF and all, on an HTTP server on a free port of 127.0.0.1 (a thread of this
+    process, so its SQL can be counted here): its URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=threaded)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.port}"
+    finally:
+        server.shutdown()
+        thread.join(timeout=10)
+        server.server_close()
+
+
+@contextmanager
+def counted_queries(app: Flask) -> Iterator[list[str]]:
+    """Every SQL statement the app sends while inside."""
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    with app.app_context():
+        engine = db.engine
+    sa.event.listen(engine, "before_cursor_execute", count)
+    try:
+        yield statements
+    finally:
+        sa.event.remove(engine, "before_cursor_execute", count)
+
+
+def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
+    """Every row of every table in the database, as stored."""
+    with app.app_context(), db.engine.connect() as connection:
+        tables = sa.inspect(connection).get_table_names()
+        return {
+            table: sorted(
+                (tuple(row) for row in connection.execute(sa.text(f'SELECT * FROM "{table}"'))),
+                key=repr,
+            )
+            for table in tables
+        }

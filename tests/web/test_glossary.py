@@ -1,0 +1,51 @@
+"""The glossary: the game's words explained in English, linked from every page's footer."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from flask.testing import FlaskClient
+
+ROOT = Path(__file__).resolve().parents[2]
+WORDS = (
+    "vaza", "trunfo", "manilha", "renúncia", "bandeira", "capote", "pente", "gato", "chapéu",
+    "arrepio", "melar", "Nós", "Eles", "partida", "jogo", "mão", "baralhar", "cortar", "dar",
+)  # fmt: skip
+"""The words issue 6 names."""
+
+
+def defined(html: str) -> list[str]:
+    return re.findall(r"<dfn[^>]*>([^<]+)</dfn>", html)
+
+
+@pytest.mark.parametrize(
+    ("accept", "title"), [("pt-PT", "Glossário"), ("pt-BR", "Glossário"), ("en", "Glossary")]
+)
+def test_the_glossary_explains_every_word_in_english(
+    client: FlaskClient, accept: str, title: str
+) -> None:
+    response = client.get("/glossary", headers={"Accept-Language": accept})
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert f"<h1>{title}</h1>" in html
+    assert set(WORDS) <= set(defined(html))
+    explanations = html[html.index('<dl class="glossary" lang="en">') :]
+    assert "A trick: the four cards played in one round" in explanations
+    assert "A rubber won 4–0" in explanations
+
+
+def test_every_page_links_the_glossary_from_its_footer(client: FlaskClient) -> None:
+    page = client.post("/rubbers").location
+    for path in ("/", page, "/history", "/rubbers/new"):
+        html = client.get(path).get_data(as_text=True)
+        footer = html[html.index("<footer>") :]
+        assert '<a class="button" href="/glossary">Glossário: as palavras do jogo</a>' in footer
+
+
+def test_the_docs_glossary_has_the_same_words(client: FlaskClient) -> None:
+    page = set(defined(client.get("/glossary").get_data(as_text=True)))
+    docs = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    in_docs = set(re.findall(r"\*\*([^*]+)\*\*", docs))
+    assert page == in_docs
