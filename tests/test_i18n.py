@@ -290,7 +290,7 @@ def test_the_table_pages_render_in_every_locale(client: FlaskClient, accept: str
 RECORD_PROBLEM_CODES = sorted(
     set(
         re.findall(
-            r'RecordProblem\(\s*"([a-z_]+)"', Path("scorekeeper/engine/tricks.py").read_text()
+            r'RecordProblem\(\s*"([a-z_]+)"', Path("scorekeeper/engine/records.py").read_text()
         )
     )
 )
