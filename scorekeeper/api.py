@@ -508,8 +508,10 @@ class HandInput:
             return engine.Hand.spoiled(), None
         except engine.ScoringError as error:
             field = self.form
-            value = getattr(error, "value", None)
-            if isinstance(value, tuple) and sum(value) == engine.scoring.TOTAL_POINTS:
+            if isinstance(error, engine.ImpossiblePointsError) and error.reason in (
+                engine.PointsFault.TIE,
+                engine.PointsFault.ALL_TRICKS,
+            ):
                 field = "all_tricks"  # the points add up: only all_tricks can be wrong
             raise ApiError(422, messages.engine_error(error), field, error.code) from None
 

@@ -4,16 +4,18 @@ Nothing here imports Flask or SQLAlchemy; the web app shows what this package de
 """
 
 from .cards import Card, CardError, Rank, Suit, card_points, deck, in_deck, rank_order
-from .games import HandResult
+from .games import HandReason, HandResult
 from .hands import (
     Hand,
     HandKind,
     HandNotAllowedError,
     ImpossiblePointsError,
+    PointsFault,
     ScoringError,
     UnknownTeamError,
 )
 from .records import (
+    ProblemCode,
     ProvenRevoke,
     RecordError,
     RecordProblem,
@@ -57,11 +59,14 @@ __all__ = [
     "Hand",
     "HandKind",
     "HandNotAllowedError",
+    "HandReason",
     "HandResult",
     "IllegalCardError",
     "ImpossiblePointsError",
     "Manilha",
     "Outcome",
+    "PointsFault",
+    "ProblemCode",
     "ProvenRevoke",
     "Rank",
     "RecordError",

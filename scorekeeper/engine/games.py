@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
 
 from .hands import TOTAL_POINTS, Hand, HandKind
@@ -11,16 +12,45 @@ CAPOTE_FROM = 91
 BANDEIRA_GAMES = 4
 
 
+class HandReason(enum.StrEnum):
+    """Why a hand added what it did (:attr:`HandResult.reasons`), for the interface to say."""
+
+    ONE_GAME = "one_game"
+    """Won with 61 to 90 card points: 1 game."""
+    CAPOTE = "capote"
+    """Won with 91 or more card points, short of a bandeira: 2 games."""
+    BANDEIRA = "bandeira"
+    """All 10 tricks (or all 120 points under ``bandeira: points``): 4 games."""
+    TIE = "tie"
+    """60-60: nobody scores; one of the three below says what the tie leaves."""
+    TIE_CARRY = "tie_carry"
+    """``tie: carry``: the next decided hand is worth one more game."""
+    TIE_DOUBLE = "tie_double"
+    """``tie: double``: the next decided hand is worth double."""
+    TIE_VOID = "tie_void"
+    """``tie: void``: nothing carries."""
+    TIE_CARRIED = "tie_carried"
+    """This decided hand took the extra games ties left (:attr:`HandResult.carried_extra`)."""
+    TIE_DOUBLED = "tie_doubled"
+    """This decided hand was multiplied by what ties left (:attr:`HandResult.multiplier`)."""
+    REVOKE_PENALTY = "revoke_penalty"
+    """``revoke: opponents_two``: the other team marks 2 games."""
+    REVOKE_MINUS_TWO = "revoke_minus_two"
+    """``revoke: offender_minus_two``: the offending team loses up to 2 of its games."""
+    REVOKE_LOSES_RUBBER = "revoke_loses_rubber"
+    """``revoke: lose_rubber``: the other team wins the rubber."""
+    SPOILED = "spoiled"
+    """A spoiled deal (melar): no score, the same dealer deals again."""
+    BANDEIRA_WINS_RUBBER = "bandeira_wins_rubber"
+    """``bandeira_wins_rubber``: the bandeira won the rubber at once."""
+    RUBBER_WON = "rubber_won"
+    """This hand won the rubber (:attr:`HandResult.rubber_winner`)."""
+
+
 @dataclass(frozen=True)
 class HandResult:
-    """What one hand added to the rubber, and why.
-
-    ``reasons`` are short codes the interface translates: ``one_game``, ``capote``,
-    ``bandeira``; ``tie`` with ``tie_carry``, ``tie_double`` or ``tie_void`` on a tied hand;
-    ``tie_carried``, ``tie_doubled`` on the hand that takes what ties left pending;
-    ``revoke_penalty``, ``revoke_minus_two``, ``revoke_loses_rubber``, ``spoiled``,
-    ``bandeira_wins_rubber``, ``rubber_won``.
-    """
+    """What one hand added to the rubber, and why: ``reasons`` in the order they apply
+    (:class:`HandReason`), for the interface to say."""
 
     number: int
     hand: Hand
@@ -28,12 +58,14 @@ class HandResult:
     leader: int
     games: tuple[int, int]
     games_after: tuple[int, int]
-    reasons: tuple[str, ...]
+    reasons: tuple[HandReason, ...]
     winner: int | None = None
     base_games: int = 0
     carried_extra: int = 0
     multiplier: int = 1
     bandeira: bool = False
+    rubber_winner: int | None = None
+    """The team this hand won the rubber for, if it did."""
 
 
 def is_bandeira(hand: Hand, rules: RuleSet) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, replace
+from typing import ClassVar
 
 TOTAL_POINTS = 120
 WIN_ABOVE = 60
@@ -11,20 +12,40 @@ IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
 
 
 class ScoringError(ValueError):
-    """A hand that cannot be scored; ``code`` names the kind for translation."""
+    """A hand that cannot be scored; ``code`` names the kind for translation, ``value`` holds
+    what was refused (None when nothing was)."""
 
-    code = "scoring"
+    code: ClassVar[str] = "scoring"
+    value: object = None
+
+
+class PointsFault(enum.StrEnum):
+    """What is wrong with a hand's card points (:attr:`ImpossiblePointsError.reason`)."""
+
+    VALUE = "value"
+    """Not a whole number (``value`` is what was given; None when the points are missing)."""
+    RANGE = "range"
+    """Outside 0 to 120 (``value`` is that number)."""
+    ONE = "one"
+    """1 or 119: no set of cards is worth exactly 1 (``value`` is that number)."""
+    SUM = "sum"
+    """The two teams' points do not add up to 120 (``value`` is the pair)."""
+    TIE = "tie"
+    """A tie that is not 60-60, or 60-60 that is not a tie (``value`` is the pair)."""
+    ALL_TRICKS = "all_tricks"
+    """All the tricks without all 120 points (``value`` is the pair)."""
 
 
 class ImpossiblePointsError(ScoringError):
-    """Card points no hand can produce."""
+    """Card points no hand can produce; ``reason`` says why, and what ``value`` holds."""
 
     code = "impossible_points"
 
-    def __init__(self, value: object, message: str, reason: str = "value") -> None:
+    def __init__(
+        self, value: object, message: str, reason: PointsFault | str = PointsFault.VALUE
+    ) -> None:
         self.value = value
-        self.reason = reason
-        """What is wrong: ``value``, ``range``, ``one``, ``sum``, ``tie`` or ``all_tricks``."""
+        self.reason = PointsFault(reason)
         super().__init__(message)
 
 
@@ -65,10 +86,12 @@ def _check_points(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ImpossiblePointsError(value, f"Card points must be a whole number, not {value!r}.")
     if not 0 <= value <= TOTAL_POINTS:
-        raise ImpossiblePointsError(value, f"{value} card points is outside 0 to 120.", "range")
+        raise ImpossiblePointsError(
+            value, f"{value} card points is outside 0 to 120.", PointsFault.RANGE
+        )
     if value in IMPOSSIBLE_POINTS:
         raise ImpossiblePointsError(
-            value, f"{value} card points is impossible: no cards add up to 1.", "one"
+            value, f"{value} card points is impossible: no cards add up to 1.", PointsFault.ONE
         )
     return value
 
@@ -104,15 +127,15 @@ class Hand:
                 raise ImpossiblePointsError(
                     self.points,
                     f"{first} and {second} add up to {first + second}, not 120.",
-                    "sum",
+                    PointsFault.SUM,
                 )
             if (first == second) != (self.kind is HandKind.TIE):
-                raise ImpossiblePointsError(self.points, "Only 60-60 is a tie.", "tie")
+                raise ImpossiblePointsError(self.points, "Only 60-60 is a tie.", PointsFault.TIE)
             if self.all_tricks and TOTAL_POINTS not in self.points:
                 raise ImpossiblePointsError(
                     self.points,
                     f"All the tricks means all 120 points, not {max(self.points)}.",
-                    "all_tricks",
+                    PointsFault.ALL_TRICKS,
                 )
         elif self.points is not None or self.all_tricks:
             raise HandNotAllowedError(self.kind, f"A {self.kind.value} hand has no card points.")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .cards import Card, CardError, Suit, in_deck
 from .rules import Manilha, RuleSet
@@ -13,11 +15,32 @@ from .tricks import SEATS, TRICKS_PER_HAND, team_of, trick_points, trick_winner
 class RecordError(ValueError):
     """A trick record that cannot be checked at all (a leader who is not a seat)."""
 
-    code = "record"
+    code: ClassVar[str] = "record"
 
     def __init__(self, value: object, message: str) -> None:
         self.value = value
         super().__init__(message)
+
+
+class ProblemCode(enum.StrEnum):
+    """What is wrong with a record of tricks (:attr:`RecordProblem.code`)."""
+
+    UNKNOWN_CARD = "unknown_card"
+    """A text that is not a card (``card`` is the text)."""
+    NOT_IN_DECK = "not_in_deck"
+    """A card that is not in the rule set's deck: a 10 outside the Azores, a 7 in them."""
+    REPEATED_CARD = "repeated_card"
+    """A card played a second time (``trick`` is where it came again)."""
+    TRICK_SIZE = "trick_size"
+    """A trick of other than 4 cards (``card`` is None)."""
+    TOO_MANY_TRICKS = "too_many_tricks"
+    """An eleventh trick, or one after it (``card`` is None)."""
+    TRUMP_CARD_SUIT = "trump_card_suit"
+    """A turned card that is not of the trump suit (``trick`` is None)."""
+    TRUMP_CARD_IN_DECK = "trump_card_in_deck"
+    """In the Azores, a turned card of the deck: it comes from the rejected cards."""
+    TRUMP_CARD_SEAT = "trump_card_seat"
+    """The dealer's turned card played by another seat (``trick`` is where)."""
 
 
 @dataclass(frozen=True)
@@ -45,12 +68,17 @@ class ProvenRevoke:
 
 @dataclass(frozen=True)
 class RecordProblem:
-    """Something wrong with the record itself; ``code`` names the kind for translation."""
+    """Something wrong with the record itself: ``code`` names the kind for translation, the
+    trick and the card it is about (None when it is about none), and an English sentence."""
 
-    code: str
+    code: ProblemCode
     trick: int | None
     card: str | None
     error: str
+
+    def __post_init__(self) -> None:
+        # A code given as its text is read as the member, so an unknown one cannot slip by.
+        object.__setattr__(self, "code", ProblemCode(self.code))
 
 
 @dataclass(frozen=True)
@@ -121,7 +149,9 @@ def verify_record(
     for number, trick in enumerate(tricks, start=1):
         if number > TRICKS_PER_HAND:
             errors.append(
-                RecordProblem("too_many_tricks", number, None, "A hand has only 10 tricks.")
+                RecordProblem(
+                    ProblemCode.TOO_MANY_TRICKS, number, None, "A hand has only 10 tricks."
+                )
             )
             current = None
             continue
@@ -132,20 +162,24 @@ def verify_record(
                 card = Card.parse(text)
             except CardError:
                 errors.append(
-                    RecordProblem("unknown_card", number, str(text), f"{text!r} is not a card.")
+                    RecordProblem(
+                        ProblemCode.UNKNOWN_CARD, number, str(text), f"{text!r} is not a card."
+                    )
                 )
                 readable = False
                 continue
             if not in_deck(card, rules):
                 errors.append(
-                    RecordProblem("not_in_deck", number, str(card), f"{card} is not in this deck.")
+                    RecordProblem(
+                        ProblemCode.NOT_IN_DECK, number, str(card), f"{card} is not in this deck."
+                    )
                 )
                 readable = False
                 continue
             if card in seen:
                 errors.append(
                     RecordProblem(
-                        "repeated_card",
+                        ProblemCode.REPEATED_CARD,
                         number,
                         str(card),
                         f"{card} was already played in trick {seen[card]}.",
@@ -158,7 +192,10 @@ def verify_record(
         if len(trick) != SEATS:
             errors.append(
                 RecordProblem(
-                    "trick_size", number, None, f"Trick {number} has {len(trick)} cards, not 4."
+                    ProblemCode.TRICK_SIZE,
+                    number,
+                    None,
+                    f"Trick {number} has {len(trick)} cards, not 4.",
                 )
             )
             readable = False
@@ -211,11 +248,16 @@ def _check_trump_card(
     try:
         card = Card.parse(text)
     except CardError:
-        return [RecordProblem("unknown_card", None, str(text), f"{text!r} is not a card.")]
+        return [
+            RecordProblem(ProblemCode.UNKNOWN_CARD, None, str(text), f"{text!r} is not a card.")
+        ]
     if card.suit != trump:
         return [
             RecordProblem(
-                "trump_card_suit", None, str(card), f"The turned card {card} is not a {trump} card."
+                ProblemCode.TRUMP_CARD_SUIT,
+                None,
+                str(card),
+                f"The turned card {card} is not a {trump} card.",
             )
         ]
     if rules.manilha is Manilha.TEN:
@@ -223,7 +265,7 @@ def _check_trump_card(
         if in_deck(card, rules):
             return [
                 RecordProblem(
-                    "trump_card_in_deck",
+                    ProblemCode.TRUMP_CARD_IN_DECK,
                     None,
                     str(card),
                     f"In the Azores the turned card comes from the rejected cards, not {card}.",
@@ -231,7 +273,9 @@ def _check_trump_card(
             ]
         return []
     if not in_deck(card, rules):
-        return [RecordProblem("not_in_deck", None, str(card), f"{card} is not in this deck.")]
+        return [
+            RecordProblem(ProblemCode.NOT_IN_DECK, None, str(card), f"{card} is not in this deck.")
+        ]
     # The turned card is the dealer's: any other seat playing it shows the record is wrong.
     dealer = (leader - 1) % SEATS
     for seat, cards in played.items():
@@ -239,7 +283,7 @@ def _check_trump_card(
             if played_card == card and seat != dealer:
                 return [
                     RecordProblem(
-                        "trump_card_seat",
+                        ProblemCode.TRUMP_CARD_SEAT,
                         number,
                         str(card),
                         f"The turned card {card} belongs to the dealer (seat {dealer}), "

@@ -6,7 +6,7 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from .games import HandResult, base_games, is_bandeira
+from .games import HandReason, HandResult, base_games, is_bandeira
 from .hands import TOTAL_POINTS as TOTAL_POINTS
 from .hands import WIN_ABOVE, Hand, HandKind, HandNotAllowedError, ScoringError
 from .rules import Direction, Revoke, RuleSet, Tie
@@ -250,15 +250,15 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
     without the results of the hands before (raises a :class:`ScoringError` likewise).
 
     >>> tally, result = next_hand(Tally(RuleSet(), hand_count=3, games=(2, 1)), Hand.played(95))
-    >>> tally.games, tally.hand_count, result.number, result.reasons
-    ((4, 1), 4, 4, ('capote', 'rubber_won'))
+    >>> tally.games, tally.hand_count, result.number, [str(reason) for reason in result.reasons]
+    ((4, 1), 4, 4, ['capote', 'rubber_won'])
     """
     _verify(tally, hand)
     rules = tally.rules
     number = tally.hand_count + 1
     games = list(tally.games)
     added = [0, 0]
-    reasons: list[str] = []
+    reasons: list[HandReason] = []
     extra, multiplier = tally.pending_extra, tally.pending_multiplier
     winner: int | None = None
     rubber_winner: int | None = None
@@ -273,47 +273,53 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
         winner = 0 if hand.points[0] > WIN_ABOVE else 1
         base = base_games(hand, rules)
         bandeira = is_bandeira(hand, rules)
-        reasons.append("bandeira" if bandeira else "capote" if base == 2 else "one_game")
+        reasons.append(
+            HandReason.BANDEIRA
+            if bandeira
+            else HandReason.CAPOTE
+            if base == 2
+            else HandReason.ONE_GAME
+        )
         total = base
         if extra:
             carried = extra
             total += extra
-            reasons.append("tie_carried")
+            reasons.append(HandReason.TIE_CARRIED)
         if multiplier > 1:
             applied_multiplier = multiplier
             total *= multiplier
-            reasons.append("tie_doubled")
+            reasons.append(HandReason.TIE_DOUBLED)
         added[winner] = total
         extra, multiplier = 0, 1
         if bandeira and rules.bandeira_wins_rubber:
             rubber_winner = winner
             outcome = Outcome.BANDEIRA
-            reasons.append("bandeira_wins_rubber")
+            reasons.append(HandReason.BANDEIRA_WINS_RUBBER)
     elif hand.kind is HandKind.TIE:
-        reasons.append("tie")
+        reasons.append(HandReason.TIE)
         if rules.tie is Tie.CARRY:
             extra += 1
-            reasons.append("tie_carry")
+            reasons.append(HandReason.TIE_CARRY)
         elif rules.tie is Tie.DOUBLE:
             multiplier = min(multiplier * 2, MAX_MULTIPLIER)
-            reasons.append("tie_double")
+            reasons.append(HandReason.TIE_DOUBLE)
         else:
-            reasons.append("tie_void")
+            reasons.append(HandReason.TIE_VOID)
     elif hand.kind is HandKind.REVOKE:
         assert hand.team is not None
         offender, other = hand.team, 1 - hand.team
         if rules.revoke is Revoke.OPPONENTS_TWO:
             added[other] = 2
-            reasons.append("revoke_penalty")
+            reasons.append(HandReason.REVOKE_PENALTY)
         elif rules.revoke is Revoke.OFFENDER_MINUS_TWO:
             added[offender] = -min(2, games[offender])
-            reasons.append("revoke_minus_two")
+            reasons.append(HandReason.REVOKE_MINUS_TWO)
         else:
             rubber_winner = other
             outcome = Outcome.REVOKE
-            reasons.append("revoke_loses_rubber")
+            reasons.append(HandReason.REVOKE_LOSES_RUBBER)
     else:
-        reasons.append("spoiled")
+        reasons.append(HandReason.SPOILED)
 
     games = [games[0] + added[0], games[1] + added[1]]
     if rubber_winner is None:
@@ -321,7 +327,7 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
             if games[team] >= rules.games_to_win:
                 rubber_winner = team
     if rubber_winner is not None:
-        reasons.append("rubber_won")
+        reasons.append(HandReason.RUBBER_WON)
     brink = tuple(
         tally.brink[team] or (games[team] == rules.games_to_win - 1 and games[1 - team] == 0)
         for team in (0, 1)
@@ -340,6 +346,7 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
         carried_extra=carried,
         multiplier=applied_multiplier,
         bandeira=bandeira,
+        rubber_winner=rubber_winner,
     )
     next_dealer = tally.dealer if hand.kind is HandKind.SPOILED else (tally.dealer + 1) % SEATS
     final = (games[0], games[1])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import ClassVar
 
 from .cards import Card, CardError, Suit, card_points, deck, in_deck, rank_strength
 from .rules import RuleSet
@@ -15,7 +16,7 @@ MELAR_BELOW = 10
 class IllegalCardError(ValueError):
     """A card a player may not play: they hold the led suit and played another."""
 
-    code = "illegal_card"
+    code: ClassVar[str] = "illegal_card"
 
     def __init__(self, card: Card, led: Suit) -> None:
         self.card = card
