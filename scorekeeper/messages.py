@@ -60,6 +60,15 @@ def engine_error(error: ValueError) -> str:
         if error.value is engine.HandKind.SPOILED:
             return _("A deal can only be spoiled (melar) when the melar rule is on.")
         return _("This hand is not allowed by the rubber's rules.")
+    if isinstance(error, engine.IncompleteRecordError):
+        record = error.value
+        assert isinstance(record, engine.TrickRecord)
+        if record.errors:
+            return record_problem(record.errors[0])
+        return _(
+            "The record has %(count)s tricks: a hand is scored from all 10.",
+            count=len(record.tricks),
+        )
     if isinstance(error, engine.RulesError):
         return _("The setting %(key)s has a value it does not take.", key=error.key)
     if isinstance(error, engine.CardError):

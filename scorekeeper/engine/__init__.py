@@ -10,6 +10,7 @@ from .hands import (
     HandKind,
     HandNotAllowedError,
     ImpossiblePointsError,
+    IncompleteRecordError,
     PointsFault,
     ScoringError,
     UnknownTeamError,
@@ -21,6 +22,7 @@ from .records import (
     RecordProblem,
     TrickRecord,
     TrickResult,
+    UnfinishedTrick,
     verify_record,
 )
 from .rules import PRESETS, Bandeira, Direction, Manilha, Revoke, RulesError, RuleSet, Tie
@@ -63,6 +65,7 @@ __all__ = [
     "HandResult",
     "IllegalCardError",
     "ImpossiblePointsError",
+    "IncompleteRecordError",
     "Manilha",
     "Outcome",
     "PointsFault",
@@ -83,6 +86,7 @@ __all__ = [
     "TooManyHandsError",
     "TrickRecord",
     "TrickResult",
+    "UnfinishedTrick",
     "UnknownTeamError",
     "can_add_hand",
     "can_play",

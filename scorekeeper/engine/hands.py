@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
+from .records import TrickRecord
+
 TOTAL_POINTS = 120
 WIN_ABOVE = 60
 IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
@@ -66,6 +68,22 @@ class HandNotAllowedError(ScoringError):
 
     def __init__(self, value: object, message: str) -> None:
         self.value = value
+        super().__init__(message)
+
+
+class IncompleteRecordError(ScoringError):
+    """A record of tricks that scores no hand yet; ``value`` is the record."""
+
+    code = "incomplete"
+
+    def __init__(self, record: TrickRecord) -> None:
+        self.value = record
+        if record.errors:
+            message = f"The record is wrong: {record.errors[0].error}"
+        elif record.unfinished is not None:
+            message = f"Trick {record.unfinished.number} is not finished."
+        else:
+            message = f"The record has {len(record.tricks)} of the 10 tricks and proves no revoke."
         super().__init__(message)
 
 
@@ -191,6 +209,29 @@ class Hand:
         <HandKind.SPOILED: 'spoiled'>
         """
         return cls(HandKind.SPOILED)
+
+    @classmethod
+    def from_record(cls, record: TrickRecord) -> Hand:
+        """The hand a record of tricks scores: the first revoke it proves (the hand stops
+        there), or else the card points of all 10 tricks, and whether one team took them all.
+
+        Raise :class:`IncompleteRecordError` unless :attr:`TrickRecord.scorable`.
+
+        >>> from scorekeeper.engine import RuleSet, verify_record
+        >>> tricks = [["AS", "2S", "2H", "JS"], ["KS", "3S", "7S", "QS"]]  # seat 3 had spades
+        >>> Hand.from_record(verify_record("H", 1, tricks, RuleSet()))
+        Hand(kind=<HandKind.REVOKE: 'revoke'>, points=None, all_tricks=False, team=1)
+        >>> Hand.from_record(verify_record("H", 1, [["AS", "2S", "7S", "JS"]], RuleSet()))
+        Traceback (most recent call last):
+        ...
+        scorekeeper.engine.hands.IncompleteRecordError: The record has 1 of the 10 tricks and proves no revoke.
+        """
+        if not record.scorable:
+            raise IncompleteRecordError(record)
+        revoke = record.first_revoke
+        if revoke is not None:
+            return cls.revoke(revoke.team)
+        return cls.played(*record.points, all_tricks=record.all_tricks is not None)
 
     def mirrored(self) -> Hand:
         """The same hand with the teams swapped.

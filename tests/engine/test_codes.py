@@ -11,6 +11,7 @@ from scorekeeper.engine import (
     HandNotAllowedError,
     HandReason,
     ImpossiblePointsError,
+    IncompleteRecordError,
     PointsFault,
     ProblemCode,
     RecordProblem,
@@ -103,3 +104,10 @@ def test_every_scoring_error_has_its_code_and_value(
 ) -> None:
     assert error.code == code
     assert error.value == value
+
+
+def test_an_incomplete_record_error_holds_the_record() -> None:
+    record = verify_record("H", 1, [], RuleSet())
+    error = IncompleteRecordError(record)
+    assert (error.code, error.value) == ("incomplete", record)
+    assert str(error) == "The record has 0 of the 10 tricks and proves no revoke."
