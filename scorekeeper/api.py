@@ -523,7 +523,8 @@ class HandInput:
         if record.errors:
             problems = [_problem_json(problem) for problem in record.errors]
             raise ApiError(422, problems[0]["error"], "tricks", "record", errors=problems)
-        stored = [[str(card) for card in trick.cards] for trick in record.tricks]
+        hand = engine.Hand.from_record(record)  # IncompleteRecordError: fewer than 10 tricks
+        stored = record.card_texts()
         revoke = record.first_revoke
         if revoke is not None:
             if self.points is not None or self.all_tricks:
@@ -538,17 +539,7 @@ class HandInput:
                     "points" if self.points is not None else "all_tricks",
                     "cards_disagree",
                 )
-            return engine.Hand.revoke(revoke.team), stored
-        if not record.complete:
-            raise ApiError(
-                422,
-                _(
-                    "The record has %(count)s tricks: a hand is scored from all 10.",
-                    count=len(record.tricks),
-                ),
-                "tricks",
-                "incomplete",
-            )
+            return hand, stored
         points = record.points
         if self.points is not None and self.points != points:
             raise ApiError(
@@ -563,15 +554,14 @@ class HandInput:
                 "points",
                 "cards_disagree",
             )
-        all_tricks = record.all_tricks is not None
-        if self.all_tricks is not None and self.all_tricks != all_tricks:
+        if self.all_tricks is not None and self.all_tricks != hand.all_tricks:
             message = (
                 _("The cards show team %(team)s taking all 10 tricks.", team=record.all_tricks)
-                if all_tricks
+                if hand.all_tricks
                 else _("The cards do not show one team taking all 10 tricks.")
             )
             raise ApiError(422, message, "all_tricks", "cards_disagree")
-        return engine.Hand.played(*points, all_tricks=all_tricks), stored
+        return hand, stored
 
 
 def _write(

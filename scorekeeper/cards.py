@@ -112,13 +112,20 @@ class Examined:
 
     tricks: list[list[str]]
     record: engine.TrickRecord
-    problems: list[engine.RecordProblem]
-    flagged: list[engine.ProvenRevoke] = field(default_factory=list)
-    """Revokes proven by a card of the unfinished trick, flagged as soon as it is played."""
+
+    @property
+    def problems(self) -> list[engine.RecordProblem]:
+        return list(self.record.errors)
+
+    @property
+    def flagged(self) -> list[engine.ProvenRevoke]:
+        """Revokes proven by a card of the unfinished trick, flagged as soon as it is played."""
+        unfinished = self.record.unfinished
+        return list(unfinished.revokes) if unfinished is not None else []
 
     @property
     def partial(self) -> bool:
-        return bool(self.tricks) and len(self.tricks[-1]) < SEATS
+        return self.record.unfinished is not None
 
     @property
     def revoke(self) -> engine.ProvenRevoke | None:
@@ -133,9 +140,7 @@ class Examined:
     @property
     def finished(self) -> bool:
         """Ready to record: a full clean record, or one that proves a revoke."""
-        if self.problems or self.partial:
-            return False
-        return self.revoke is not None or self.record.complete
+        return self.record.scorable
 
     @property
     def trick_number(self) -> int:
@@ -145,45 +150,19 @@ class Examined:
     @property
     def current_leader(self) -> int | None:
         """Who leads the trick being entered (None when the record cannot tell)."""
-        if self.partial and len(self.tricks) - 1 == len(self.record.tricks):
-            return self.record.next_leader
-        if not self.partial and len(self.tricks) == len(self.record.tricks):
-            return self.record.next_leader
-        return None
+        return self.record.next_leader
 
     @property
     def to_play(self) -> int | None:
         """The seat whose card comes next."""
-        leader = self.current_leader
-        if leader is None or self.stopped:
-            return None
-        played = len(self.tricks[-1]) if self.partial else 0
-        return (leader + played) % SEATS
+        return self.record.to_play
 
     def hand(self) -> engine.Hand:
         """The hand the finished record scores: the revoke, or the points and all tricks."""
-        if self.revoke is not None:
-            return engine.Hand.revoke(self.revoke.team)
-        points = self.record.points
-        return engine.Hand.played(
-            points[0], points[1], all_tricks=self.record.all_tricks is not None
-        )
+        return engine.Hand.from_record(self.record)
 
     def stored_tricks(self) -> list[list[str]]:
-        return [[str(card) for card in trick.cards] for trick in self.record.tricks]
-
-
-def _fillers(
-    tricks: list[list[str]], rules: engine.RuleSet, avoid: str | None, count: int
-) -> list[str]:
-    """Cards nobody has played yet, to complete the unfinished trick for the verifier."""
-    used = set()
-    for trick in tricks:
-        for text in trick:
-            used.add(_normal(text))
-    if avoid:
-        used.add(_normal(avoid))
-    return [str(card) for card in engine.deck(rules) if str(card) not in used][:count]
+        return self.record.card_texts()
 
 
 def examine(
@@ -193,41 +172,9 @@ def examine(
     rules: engine.RuleSet,
     trump_card: str | None = None,
 ) -> Examined:
-    """Verify the finished tricks, and check the cards of the unfinished one at once.
-
-    The verifier checks whole tricks. So that a card of the trick being entered is flagged
-    the moment it is played (a card twice, or the suit its player has already shown to be
-    out of), the trick is completed with cards nobody has played, checked, and only what the
-    verifier says about the real cards is kept; the fillers belong to seats that have not
-    played yet, so they cannot change what is proven about the others.
-    """
-    partial = bool(tricks) and len(tricks[-1]) < SEATS
-    done = tricks[:-1] if partial else tricks
-    record = engine.verify_record(trump, leader, done, rules, trump_card or None)
-    problems = list(record.errors)
-    flagged: list[engine.ProvenRevoke] = []
-    if partial:
-        number = len(tricks)
-        missing = SEATS - len(tricks[-1])
-        probe_card = trump_card or None
-        fillers = _fillers(tricks, rules, probe_card, missing)
-        if len(fillers) < missing:  # the turned card is the last one unplayed: check it later
-            probe_card = None
-            fillers = _fillers(tricks, rules, None, missing)
-        probe = engine.verify_record(
-            trump, leader, [*done, [*tricks[-1], *fillers]], rules, probe_card
-        )
-        seen = {(p.code, p.trick, p.card) for p in problems}
-        problems += [
-            p
-            for p in probe.errors
-            if p.trick == number and (p.code, p.trick, p.card) not in seen and p.card not in fillers
-        ]
-        lead = record.next_leader if len(done) == len(record.tricks) else None
-        if lead is not None:
-            real = {(lead + position) % SEATS for position in range(len(tricks[-1]))}
-            flagged = [r for r in probe.revokes if r.proven_in == number and r.seat in real]
-    return Examined([list(trick) for trick in tricks], record, problems, flagged)
+    """Verify the finished tricks, and check the cards of the unfinished one at once."""
+    record = engine.verify_record(trump, leader, tricks, rules, trump_card or None, unfinished=True)
+    return Examined([list(trick) for trick in tricks], record)
 
 
 def _problem_keys(examined: Examined) -> set[tuple[str, int | None, str | None]]:
