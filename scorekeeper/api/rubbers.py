@@ -515,8 +515,10 @@ class HandInput:
             return engine.Hand.spoiled(), None
         except engine.ScoringError as error:
             field = self.form
-            value = getattr(error, "value", None)
-            if isinstance(value, tuple) and sum(value) == engine.scoring.TOTAL_POINTS:
+            if isinstance(error, engine.ImpossiblePointsError) and error.reason in (
+                engine.PointsFault.TIE,
+                engine.PointsFault.ALL_TRICKS,
+            ):
                 field = "all_tricks"  # the points add up: only all_tricks can be wrong
             raise ApiError(422, wording.engine_error(error), field, error.code) from None
 
@@ -528,7 +530,8 @@ class HandInput:
         if record.errors:
             problems = [_problem_json(problem) for problem in record.errors]
             raise ApiError(422, problems[0]["error"], "tricks", "record", errors=problems)
-        stored = [[str(card) for card in trick.cards] for trick in record.tricks]
+        hand = engine.Hand.from_record(record)  # IncompleteRecordError: fewer than 10 tricks
+        stored = record.card_texts()
         revoke = record.first_revoke
         if revoke is not None:
             if self.points is not None or self.all_tricks:
@@ -543,17 +546,7 @@ class HandInput:
                     "points" if self.points is not None else "all_tricks",
                     "cards_disagree",
                 )
-            return engine.Hand.revoke(revoke.team), stored
-        if not record.complete:
-            raise ApiError(
-                422,
-                _(
-                    "The record has %(count)s tricks: a hand is scored from all 10.",
-                    count=len(record.tricks),
-                ),
-                "tricks",
-                "incomplete",
-            )
+            return hand, stored
         points = record.points
         if self.points is not None and self.points != points:
             raise ApiError(
@@ -568,15 +561,14 @@ class HandInput:
                 "points",
                 "cards_disagree",
             )
-        all_tricks = record.all_tricks is not None
-        if self.all_tricks is not None and self.all_tricks != all_tricks:
+        if self.all_tricks is not None and self.all_tricks != hand.all_tricks:
             message = (
                 _("The cards show team %(team)s taking all 10 tricks.", team=record.all_tricks)
-                if all_tricks
+                if hand.all_tricks
                 else _("The cards do not show one team taking all 10 tricks.")
             )
             raise ApiError(422, message, "all_tricks", "cards_disagree")
-        return engine.Hand.played(*points, all_tricks=all_tricks), stored
+        return hand, stored
 
 
 def _write(

@@ -4,21 +4,35 @@ Nothing here imports Flask or SQLAlchemy; the web app shows what this package de
 """
 
 from .cards import Card, CardError, Rank, Suit, card_points, deck, in_deck, rank_order
-from .rules import PRESETS, Bandeira, Direction, Manilha, Revoke, RulesError, RuleSet, Tie
-from .scoring import (
-    MAX_MULTIPLIER,
+from .games import HandReason, HandResult
+from .hands import (
     Hand,
     HandKind,
     HandNotAllowedError,
-    HandResult,
     ImpossiblePointsError,
+    IncompleteRecordError,
+    PointsFault,
+    ScoringError,
+    UnknownTeamError,
+)
+from .records import (
+    ProblemCode,
+    ProvenRevoke,
+    RecordError,
+    RecordProblem,
+    TrickRecord,
+    TrickResult,
+    UnfinishedTrick,
+    verify_record,
+)
+from .rules import PRESETS, Bandeira, Direction, Manilha, Revoke, RulesError, RuleSet, Tie
+from .scoring import (
+    MAX_MULTIPLIER,
     Outcome,
     RubberFinishedError,
     RubberState,
-    ScoringError,
     Tally,
     TooManyHandsError,
-    UnknownTeamError,
     can_add_hand,
     is_pente,
     new_rubber,
@@ -29,18 +43,12 @@ from .scoring import (
 )
 from .tricks import (
     IllegalCardError,
-    ProvenRevoke,
-    RecordError,
-    RecordProblem,
-    TrickRecord,
-    TrickResult,
     can_play,
     can_spoil,
     legal_cards,
     team_of,
     trick_winner,
     verify_melar_hand,
-    verify_record,
 )
 
 __all__ = [
@@ -53,11 +61,15 @@ __all__ = [
     "Hand",
     "HandKind",
     "HandNotAllowedError",
+    "HandReason",
     "HandResult",
     "IllegalCardError",
     "ImpossiblePointsError",
+    "IncompleteRecordError",
     "Manilha",
     "Outcome",
+    "PointsFault",
+    "ProblemCode",
     "ProvenRevoke",
     "Rank",
     "RecordError",
@@ -68,20 +80,21 @@ __all__ = [
     "RuleSet",
     "RulesError",
     "ScoringError",
-    "Tally",
     "Suit",
+    "Tally",
     "Tie",
     "TooManyHandsError",
     "TrickRecord",
     "TrickResult",
+    "UnfinishedTrick",
     "UnknownTeamError",
     "can_add_hand",
-    "is_pente",
     "can_play",
     "can_spoil",
     "card_points",
     "deck",
     "in_deck",
+    "is_pente",
     "legal_cards",
     "new_rubber",
     "next_hand",

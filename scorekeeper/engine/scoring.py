@@ -1,4 +1,4 @@
-"""The games a hand earns, and a rubber's state folded from its hands."""
+"""A rubber's state folded from its hands, and the refusals of a hand that cannot come next."""
 
 from __future__ import annotations
 
@@ -6,46 +6,17 @@ import enum
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from .rules import Bandeira, Direction, Revoke, RuleSet, Tie
+from .games import HandReason, HandResult, base_games, is_bandeira
+from .hands import TOTAL_POINTS as TOTAL_POINTS
+from .hands import WIN_ABOVE, Hand, HandKind, HandNotAllowedError, ScoringError
+from .rules import Direction, Revoke, RuleSet, Tie
 from .tricks import SEATS
 
-TOTAL_POINTS = 120
-WIN_ABOVE = 60
-CAPOTE_FROM = 91
-IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
 MAX_HANDS = 200
 """No real rubber comes near this; it bounds what one rubber can store."""
 MAX_MULTIPLIER = 2**10
 """``tie: double`` stops doubling after ten ties in a row: no table gets there, and the games a
 hand can add stay a number every database holds (unbounded, 63 ties overflowed SQLite)."""
-
-
-class ScoringError(ValueError):
-    """A hand that cannot be scored; ``code`` names the kind for translation."""
-
-    code = "scoring"
-
-
-class ImpossiblePointsError(ScoringError):
-    """Card points no hand can produce."""
-
-    code = "impossible_points"
-
-    def __init__(self, value: object, message: str, reason: str = "value") -> None:
-        self.value = value
-        self.reason = reason
-        """What is wrong: ``value``, ``range``, ``one``, ``sum``, ``tie`` or ``all_tricks``."""
-        super().__init__(message)
-
-
-class UnknownTeamError(ScoringError):
-    """A team other than 0 and 1."""
-
-    code = "unknown_team"
-
-    def __init__(self, team: object) -> None:
-        self.value = team
-        super().__init__(f"There is no team {team!r}: the teams are 0 and 1.")
 
 
 class RubberFinishedError(ScoringError):
@@ -58,16 +29,6 @@ class RubberFinishedError(ScoringError):
         super().__init__(f"Hand {number} comes after the rubber was already won.")
 
 
-class HandNotAllowedError(ScoringError):
-    """A hand the rubber's rules do not allow (a spoiled deal without melar, ...)."""
-
-    code = "hand_not_allowed"
-
-    def __init__(self, value: object, message: str) -> None:
-        self.value = value
-        super().__init__(message)
-
-
 class TooManyHandsError(ScoringError):
     """More hands than any rubber needs."""
 
@@ -78,138 +39,6 @@ class TooManyHandsError(ScoringError):
         super().__init__(
             f"A rubber holds at most {MAX_HANDS} hands; hand {number} is one too many."
         )
-
-
-class HandKind(enum.Enum):
-    """How a hand ended."""
-
-    PLAYED = "played"
-    """Played out and decided: one team took more than 60 points."""
-    TIE = "tie"
-    """60-60."""
-    REVOKE = "revoke"
-    """Stopped by a revoke (renúncia) of one team."""
-    SPOILED = "spoiled"
-    """Spoiled by the leader (melar): the same dealer deals again."""
-
-
-def _check_points(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ImpossiblePointsError(value, f"Card points must be a whole number, not {value!r}.")
-    if not 0 <= value <= TOTAL_POINTS:
-        raise ImpossiblePointsError(value, f"{value} card points is outside 0 to 120.", "range")
-    if value in IMPOSSIBLE_POINTS:
-        raise ImpossiblePointsError(
-            value, f"{value} card points is impossible: no cards add up to 1.", "one"
-        )
-    return value
-
-
-def _check_team(team: object) -> int:
-    if isinstance(team, bool) or team not in (0, 1):
-        raise UnknownTeamError(team)
-    assert isinstance(team, int)
-    return team
-
-
-@dataclass(frozen=True)
-class Hand:
-    """What was recorded for one hand: the input of the fold. Build it with the classmethods.
-
-    >>> Hand.played(75, 45)
-    Hand(kind=<HandKind.PLAYED: 'played'>, points=(75, 45), all_tricks=False, team=None)
-    >>> Hand.played(60, 60).kind
-    <HandKind.TIE: 'tie'>
-    """
-
-    kind: HandKind
-    points: tuple[int, int] | None = None
-    all_tricks: bool = False
-    team: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind in (HandKind.PLAYED, HandKind.TIE):
-            if self.points is None:
-                raise ImpossiblePointsError(None, "A played hand needs both teams' card points.")
-            first, second = (_check_points(p) for p in self.points)
-            if first + second != TOTAL_POINTS:
-                raise ImpossiblePointsError(
-                    self.points,
-                    f"{first} and {second} add up to {first + second}, not 120.",
-                    "sum",
-                )
-            if (first == second) != (self.kind is HandKind.TIE):
-                raise ImpossiblePointsError(self.points, "Only 60-60 is a tie.", "tie")
-            if self.all_tricks and TOTAL_POINTS not in self.points:
-                raise ImpossiblePointsError(
-                    self.points,
-                    f"All the tricks means all 120 points, not {max(self.points)}.",
-                    "all_tricks",
-                )
-        elif self.points is not None or self.all_tricks:
-            raise HandNotAllowedError(self.kind, f"A {self.kind.value} hand has no card points.")
-        if self.kind is HandKind.REVOKE:
-            _check_team(self.team)
-        elif self.team is not None:
-            raise HandNotAllowedError(self.team, "Only a revoke names a team.")
-
-    @classmethod
-    def played(cls, first: int, second: int | None = None, all_tricks: bool = False) -> Hand:
-        """A played hand from the teams' card points (the second is 120 minus the first if left out).
-
-        >>> Hand.played(91).points
-        (91, 29)
-        >>> Hand.played(119)
-        Traceback (most recent call last):
-        ...
-        scorekeeper.engine.scoring.ImpossiblePointsError: 119 card points is impossible: no cards add up to 1.
-        """
-        first = _check_points(first)
-        if second is None:
-            second = TOTAL_POINTS - first
-        kind = HandKind.TIE if first == second == WIN_ABOVE else HandKind.PLAYED
-        return cls(kind, (first, second), all_tricks)
-
-    @classmethod
-    def tie(cls) -> Hand:
-        """A 60-60 hand.
-
-        >>> Hand.tie().points
-        (60, 60)
-        """
-        return cls(HandKind.TIE, (WIN_ABOVE, WIN_ABOVE))
-
-    @classmethod
-    def revoke(cls, team: int) -> Hand:
-        """A hand stopped by a revoke of ``team``.
-
-        >>> Hand.revoke(1).team
-        1
-        >>> Hand.revoke(2)
-        Traceback (most recent call last):
-        ...
-        scorekeeper.engine.scoring.UnknownTeamError: There is no team 2: the teams are 0 and 1.
-        """
-        return cls(HandKind.REVOKE, team=_check_team(team))
-
-    @classmethod
-    def spoiled(cls) -> Hand:
-        """A deal spoiled by its leader (melar).
-
-        >>> Hand.spoiled().kind
-        <HandKind.SPOILED: 'spoiled'>
-        """
-        return cls(HandKind.SPOILED)
-
-    def mirrored(self) -> Hand:
-        """The same hand with the teams swapped.
-
-        >>> Hand.played(70).mirrored().points
-        (50, 70)
-        """
-        points = None if self.points is None else (self.points[1], self.points[0])
-        team = None if self.team is None else 1 - self.team
-        return replace(self, points=points, team=team)
 
 
 class Outcome(enum.Enum):
@@ -225,31 +54,6 @@ class Outcome(enum.Enum):
     """Won at once by a bandeira (under bandeira_wins_rubber)."""
     REVOKE = "revoke"
     """Won at once by the other team's revoke (under revoke: lose_rubber)."""
-
-
-@dataclass(frozen=True)
-class HandResult:
-    """What one hand added to the rubber, and why.
-
-    ``reasons`` are short codes the interface translates: ``one_game``, ``capote``,
-    ``bandeira``; ``tie`` with ``tie_carry``, ``tie_double`` or ``tie_void`` on a tied hand;
-    ``tie_carried``, ``tie_doubled`` on the hand that takes what ties left pending;
-    ``revoke_penalty``, ``revoke_minus_two``, ``revoke_loses_rubber``, ``spoiled``,
-    ``bandeira_wins_rubber``, ``rubber_won``.
-    """
-
-    number: int
-    hand: Hand
-    dealer: int
-    leader: int
-    games: tuple[int, int]
-    games_after: tuple[int, int]
-    reasons: tuple[str, ...]
-    winner: int | None = None
-    base_games: int = 0
-    carried_extra: int = 0
-    multiplier: int = 1
-    bandeira: bool = False
 
 
 @dataclass(frozen=True)
@@ -401,7 +205,7 @@ def verify_hand(state: RubberState, hand: Hand) -> None:
     >>> verify_hand(new_rubber(RuleSet()), Hand.spoiled())
     Traceback (most recent call last):
     ...
-    scorekeeper.engine.scoring.HandNotAllowedError: A deal can only be spoiled (melar) when the melar rule is on.
+    scorekeeper.engine.hands.HandNotAllowedError: A deal can only be spoiled (melar) when the melar rule is on.
     """
     _verify(state.tally, hand)
 
@@ -431,32 +235,6 @@ def can_add_hand(state: RubberState, hand: Hand) -> bool:
     return True
 
 
-def is_bandeira(hand: Hand, rules: RuleSet) -> bool:
-    """Whether a played hand is a bandeira under the rules.
-
-    >>> is_bandeira(Hand.played(120), RuleSet()), is_bandeira(Hand.played(120, all_tricks=True), RuleSet())
-    (False, True)
-    """
-    if hand.kind is not HandKind.PLAYED or hand.points is None:
-        return False
-    if rules.bandeira is Bandeira.POINTS:
-        return TOTAL_POINTS in hand.points
-    return hand.all_tricks
-
-
-def base_games(hand: Hand, rules: RuleSet) -> int:
-    """The games a played hand earns its winner before any tie carry.
-
-    >>> [base_games(Hand.played(p), RuleSet()) for p in (61, 90, 91, 120)]
-    [1, 1, 2, 2]
-    """
-    if hand.points is None or hand.kind is not HandKind.PLAYED:
-        return 0
-    if is_bandeira(hand, rules):
-        return 4
-    return 2 if max(hand.points) >= CAPOTE_FROM else 1
-
-
 def play_hand(state: RubberState, hand: Hand) -> RubberState:
     """The rubber after one more hand (raises a :class:`ScoringError` if it cannot be added).
 
@@ -472,15 +250,15 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
     without the results of the hands before (raises a :class:`ScoringError` likewise).
 
     >>> tally, result = next_hand(Tally(RuleSet(), hand_count=3, games=(2, 1)), Hand.played(95))
-    >>> tally.games, tally.hand_count, result.number, result.reasons
-    ((4, 1), 4, 4, ('capote', 'rubber_won'))
+    >>> tally.games, tally.hand_count, result.number, [str(reason) for reason in result.reasons]
+    ((4, 1), 4, 4, ['capote', 'rubber_won'])
     """
     _verify(tally, hand)
     rules = tally.rules
     number = tally.hand_count + 1
     games = list(tally.games)
     added = [0, 0]
-    reasons: list[str] = []
+    reasons: list[HandReason] = []
     extra, multiplier = tally.pending_extra, tally.pending_multiplier
     winner: int | None = None
     rubber_winner: int | None = None
@@ -495,47 +273,53 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
         winner = 0 if hand.points[0] > WIN_ABOVE else 1
         base = base_games(hand, rules)
         bandeira = is_bandeira(hand, rules)
-        reasons.append("bandeira" if bandeira else "capote" if base == 2 else "one_game")
+        reasons.append(
+            HandReason.BANDEIRA
+            if bandeira
+            else HandReason.CAPOTE
+            if base == 2
+            else HandReason.ONE_GAME
+        )
         total = base
         if extra:
             carried = extra
             total += extra
-            reasons.append("tie_carried")
+            reasons.append(HandReason.TIE_CARRIED)
         if multiplier > 1:
             applied_multiplier = multiplier
             total *= multiplier
-            reasons.append("tie_doubled")
+            reasons.append(HandReason.TIE_DOUBLED)
         added[winner] = total
         extra, multiplier = 0, 1
         if bandeira and rules.bandeira_wins_rubber:
             rubber_winner = winner
             outcome = Outcome.BANDEIRA
-            reasons.append("bandeira_wins_rubber")
+            reasons.append(HandReason.BANDEIRA_WINS_RUBBER)
     elif hand.kind is HandKind.TIE:
-        reasons.append("tie")
+        reasons.append(HandReason.TIE)
         if rules.tie is Tie.CARRY:
             extra += 1
-            reasons.append("tie_carry")
+            reasons.append(HandReason.TIE_CARRY)
         elif rules.tie is Tie.DOUBLE:
             multiplier = min(multiplier * 2, MAX_MULTIPLIER)
-            reasons.append("tie_double")
+            reasons.append(HandReason.TIE_DOUBLE)
         else:
-            reasons.append("tie_void")
+            reasons.append(HandReason.TIE_VOID)
     elif hand.kind is HandKind.REVOKE:
         assert hand.team is not None
         offender, other = hand.team, 1 - hand.team
         if rules.revoke is Revoke.OPPONENTS_TWO:
             added[other] = 2
-            reasons.append("revoke_penalty")
+            reasons.append(HandReason.REVOKE_PENALTY)
         elif rules.revoke is Revoke.OFFENDER_MINUS_TWO:
             added[offender] = -min(2, games[offender])
-            reasons.append("revoke_minus_two")
+            reasons.append(HandReason.REVOKE_MINUS_TWO)
         else:
             rubber_winner = other
             outcome = Outcome.REVOKE
-            reasons.append("revoke_loses_rubber")
+            reasons.append(HandReason.REVOKE_LOSES_RUBBER)
     else:
-        reasons.append("spoiled")
+        reasons.append(HandReason.SPOILED)
 
     games = [games[0] + added[0], games[1] + added[1]]
     if rubber_winner is None:
@@ -543,7 +327,7 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
             if games[team] >= rules.games_to_win:
                 rubber_winner = team
     if rubber_winner is not None:
-        reasons.append("rubber_won")
+        reasons.append(HandReason.RUBBER_WON)
     brink = tuple(
         tally.brink[team] or (games[team] == rules.games_to_win - 1 and games[1 - team] == 0)
         for team in (0, 1)
@@ -562,6 +346,7 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
         carried_extra=carried,
         multiplier=applied_multiplier,
         bandeira=bandeira,
+        rubber_winner=rubber_winner,
     )
     next_dealer = tally.dealer if hand.kind is HandKind.SPOILED else (tally.dealer + 1) % SEATS
     final = (games[0], games[1])

@@ -1,32 +1,22 @@
-"""Tricks: who wins one, what a player may play, and the verifier of a trick record."""
+"""Tricks: who wins one, what a player may play, and what a hand of cards is worth."""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from typing import ClassVar
 
 from .cards import Card, CardError, Suit, card_points, deck, in_deck, rank_strength
-from .rules import Manilha, RuleSet
+from .rules import RuleSet
 
 SEATS = 4
 TRICKS_PER_HAND = 10
 MELAR_BELOW = 10
 
 
-class RecordError(ValueError):
-    """A trick record that cannot be checked at all (a leader who is not a seat)."""
-
-    code = "record"
-
-    def __init__(self, value: object, message: str) -> None:
-        self.value = value
-        super().__init__(message)
-
-
 class IllegalCardError(ValueError):
     """A card a player may not play: they hold the led suit and played another."""
 
-    code = "illegal_card"
+    code: ClassVar[str] = "illegal_card"
 
     def __init__(self, card: Card, led: Suit) -> None:
         self.card = card
@@ -138,235 +128,6 @@ def can_spoil(cards: Sequence[str], rules: RuleSet) -> bool:
     False
     """
     return verify_melar_hand(cards, rules) < MELAR_BELOW
-
-
-@dataclass(frozen=True)
-class TrickResult:
-    """One verified trick: numbered from 1, its leader's and winner's seats, its points."""
-
-    number: int
-    leader: int
-    winner: int
-    points: int
-    cards: tuple[Card, ...]
-
-
-@dataclass(frozen=True)
-class ProvenRevoke:
-    """A revoke the record proves: ``seat`` did not follow ``suit`` in ``trick``
-    and played that suit later, in ``proven_in``."""
-
-    seat: int
-    team: int
-    trick: int
-    suit: Suit
-    proven_in: int
-
-
-@dataclass(frozen=True)
-class RecordProblem:
-    """Something wrong with the record itself; ``code`` names the kind for translation."""
-
-    code: str
-    trick: int | None
-    card: str | None
-    error: str
-
-
-@dataclass(frozen=True)
-class TrickRecord:
-    """What the verifier found in a record of tricks."""
-
-    trump: Suit
-    first_leader: int
-    tricks: tuple[TrickResult, ...]
-    points: tuple[int, int]
-    tricks_won: tuple[int, int]
-    complete: bool
-    revokes: tuple[ProvenRevoke, ...]
-    errors: tuple[RecordProblem, ...]
-    next_leader: int | None = field(default=None)
-
-    @property
-    def first_revoke(self) -> ProvenRevoke | None:
-        """The revoke committed first in play order, the one that stops the hand."""
-        if not self.revokes:
-            return None
-        return min(
-            self.revokes,
-            key=lambda r: (r.trick, (r.seat - self.tricks[r.trick - 1].leader) % SEATS),
-        )
-
-    @property
-    def all_tricks(self) -> int | None:
-        """The team that took all 10 tricks of a complete record, else None."""
-        if not self.complete:
-            return None
-        for team in (0, 1):
-            if self.tricks_won[team] == TRICKS_PER_HAND:
-                return team
-        return None
-
-
-def verify_record(
-    trump: Suit | str,
-    leader: int,
-    tricks: Sequence[Sequence[str]],
-    rules: RuleSet,
-    trump_card: str | None = None,
-) -> TrickRecord:
-    """Replay a record of tricks, each in play order from its leader.
-
-    Problems with the record (an unknown card, a card twice, a trick of the wrong size) come
-    back in ``errors``; scoring stops at the first trick that cannot be resolved (an unreadable
-    card, a card not in the deck or played before, a trick of the wrong size).
-
-    >>> record = verify_record("H", 1, [["AS", "2S", "7S", "JS"]], RuleSet())
-    >>> [(t.leader, t.winner, t.points) for t in record.tricks], record.points
-    ([(1, 1, 24)], (0, 24))
-    """
-    trump_suit = trump if isinstance(trump, Suit) else Suit.parse(trump)
-    if isinstance(leader, bool) or leader not in range(SEATS):
-        raise RecordError(leader, f"The leader must be a seat from 0 to 3, not {leader!r}.")
-    errors: list[RecordProblem] = []
-    results: list[TrickResult] = []
-    seen: dict[Card, int] = {}
-    played: dict[int, list[tuple[int, Card]]] = {seat: [] for seat in range(SEATS)}
-    failed: dict[tuple[int, Suit], int] = {}
-    revokes: dict[tuple[int, Suit], ProvenRevoke] = {}
-    points = [0, 0]
-    won = [0, 0]
-    current: int | None = leader
-
-    for number, trick in enumerate(tricks, start=1):
-        if number > TRICKS_PER_HAND:
-            errors.append(
-                RecordProblem("too_many_tricks", number, None, "A hand has only 10 tricks.")
-            )
-            current = None
-            continue
-        cards: list[Card] = []
-        readable = True
-        for text in trick:
-            try:
-                card = Card.parse(text)
-            except CardError:
-                errors.append(
-                    RecordProblem("unknown_card", number, str(text), f"{text!r} is not a card.")
-                )
-                readable = False
-                continue
-            if not in_deck(card, rules):
-                errors.append(
-                    RecordProblem("not_in_deck", number, str(card), f"{card} is not in this deck.")
-                )
-                readable = False
-                continue
-            if card in seen:
-                errors.append(
-                    RecordProblem(
-                        "repeated_card",
-                        number,
-                        str(card),
-                        f"{card} was already played in trick {seen[card]}.",
-                    )
-                )
-                readable = False
-            else:
-                seen[card] = number
-            cards.append(card)
-        if len(trick) != SEATS:
-            errors.append(
-                RecordProblem(
-                    "trick_size", number, None, f"Trick {number} has {len(trick)} cards, not 4."
-                )
-            )
-            readable = False
-        if not readable or current is None:
-            current = None
-            continue
-
-        led = cards[0].suit
-        for position, card in enumerate(cards):
-            seat = (current + position) % SEATS
-            trick_failed = failed.get((seat, card.suit))
-            if trick_failed is not None and (seat, card.suit) not in revokes:
-                revokes[(seat, card.suit)] = ProvenRevoke(
-                    seat, team_of(seat), trick_failed, card.suit, number
-                )
-            if card.suit != led:
-                failed.setdefault((seat, led), number)
-            played[seat].append((number, card))
-        winner = (current + trick_winner(cards, trump_suit, rules)) % SEATS
-        value = trick_points(cards, rules)
-        results.append(TrickResult(number, current, winner, value, tuple(cards)))
-        points[team_of(winner)] += value
-        won[team_of(winner)] += 1
-        current = winner
-
-    complete = len(results) == TRICKS_PER_HAND and not errors
-    if trump_card is not None:
-        errors.extend(_check_trump_card(trump_card, trump_suit, leader, played, rules))
-        complete = complete and not errors
-    return TrickRecord(
-        trump=trump_suit,
-        first_leader=leader,
-        tricks=tuple(results),
-        points=(points[0], points[1]),
-        tricks_won=(won[0], won[1]),
-        complete=complete,
-        revokes=tuple(sorted(revokes.values(), key=lambda r: (r.trick, r.proven_in, r.seat))),
-        errors=tuple(errors),
-        next_leader=current if len(results) < TRICKS_PER_HAND else None,
-    )
-
-
-def _check_trump_card(
-    text: str,
-    trump: Suit,
-    leader: int,
-    played: dict[int, list[tuple[int, Card]]],
-    rules: RuleSet,
-) -> list[RecordProblem]:
-    try:
-        card = Card.parse(text)
-    except CardError:
-        return [RecordProblem("unknown_card", None, str(text), f"{text!r} is not a card.")]
-    if card.suit != trump:
-        return [
-            RecordProblem(
-                "trump_card_suit", None, str(card), f"The turned card {card} is not a {trump} card."
-            )
-        ]
-    if rules.manilha is Manilha.TEN:
-        # Azores: trump is cut from the rejected cards, so no player holds the turned card.
-        if in_deck(card, rules):
-            return [
-                RecordProblem(
-                    "trump_card_in_deck",
-                    None,
-                    str(card),
-                    f"In the Azores the turned card comes from the rejected cards, not {card}.",
-                )
-            ]
-        return []
-    if not in_deck(card, rules):
-        return [RecordProblem("not_in_deck", None, str(card), f"{card} is not in this deck.")]
-    # The turned card is the dealer's: any other seat playing it shows the record is wrong.
-    dealer = (leader - 1) % SEATS
-    for seat, cards in played.items():
-        for number, played_card in cards:
-            if played_card == card and seat != dealer:
-                return [
-                    RecordProblem(
-                        "trump_card_seat",
-                        number,
-                        str(card),
-                        f"The turned card {card} belongs to the dealer (seat {dealer}), "
-                        f"but seat {seat} played it.",
-                    )
-                ]
-    return []
 
 
 def full_deck_points(rules: RuleSet) -> int:

@@ -21,325 +21,26 @@ from flask_babel import ngettext
 from scorekeeper import engine
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.access import editable_or_403, player_names
+from scorekeeper.rubbers.card_display import (
+    SEATS,
+    TRICKS,
+    TYPED_AT_ONCE,
+    Examined,
+    Slot,
+    TrickView,
+    examine,
+    face_of,
+    grid,
+    normal,
+    problem_keys,
+    trick_views,
+    turned_card_choices,
+)
 from scorekeeper.rubbers.forms import MAX_CARD_TEXT, MelarForm, PileForm, ReplayForm, record_text
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 
 bp = Blueprint("cards", __name__)
-
-SEATS = engine.tricks.SEATS
-TRICKS = engine.tricks.TRICKS_PER_HAND
-DISPLAY_SUITS = (engine.Suit.SPADES, engine.Suit.HEARTS, engine.Suit.CLUBS, engine.Suit.DIAMONDS)
-"""The grid's rows: dark and red suits take turns, as a hand is sorted at the table."""
-TYPED_AT_ONCE = 40
-"""Cards typed in one go: a whole hand read out from a sheet, at most."""
-
-
-# The grid of the rubber's deck -----------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Cell:
-    """One card of the grid: how it is written, shown and named, and what it is worth."""
-
-    text: str
-    face: str
-    name: str
-    suit: str
-    points: int
-
-
-@dataclass(frozen=True)
-class SuitRow:
-    """One suit of the grid, its cards highest first."""
-
-    suit: str
-    symbol: str
-    name: str
-    cells: list[Cell]
-
-
-def grid(rules: engine.RuleSet) -> list[SuitRow]:
-    """The rubber's 40 cards by suit, each suit in the rule set's rank order."""
-    by_suit: dict[engine.Suit, list[Cell]] = {suit: [] for suit in engine.Suit}
-    for card in engine.deck(rules):
-        by_suit[card.suit].append(
-            Cell(
-                str(card),
-                wording.card_face(card),
-                wording.card_name(card),
-                card.suit.value,
-                engine.card_points(card, rules),
-            )
-        )
-    return [
-        SuitRow(
-            suit.value, wording.SUIT_SYMBOLS[suit.value], wording.suit_name(suit), by_suit[suit]
-        )
-        for suit in DISPLAY_SUITS
-    ]
-
-
-def turned_card_choices(rules: engine.RuleSet) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The cards the dealer may have turned, by suit: the deck's own, or in the Azores (where
-    trump is cut from the rejected cards) the ranks left out of the deck."""
-    if rules.manilha is engine.Manilha.TEN:
-        ranks = [rank for rank in engine.Rank if rank not in engine.rank_order(rules)]
-    else:
-        ranks = list(engine.rank_order(rules))
-    choices = []
-    for suit in DISPLAY_SUITS:
-        cards = [engine.Card(rank, suit) for rank in ranks]
-        choices.append(
-            (wording.suit_name(suit), [(str(card), wording.card_face(card)) for card in cards])
-        )
-    return choices
-
-
-def _normal(text: str) -> str:
-    """A card as the engine writes it (``th`` → ``10H``), or the text itself if it is none."""
-    try:
-        return str(engine.Card.parse(text))
-    except engine.CardError:
-        return text
-
-
-# What the engine says about a record in progress -----------------------------------------
-
-
-@dataclass
-class Examined:
-    """A record in progress as the engine sees it: the finished tricks verified, and the
-    unfinished last trick checked card by card as far as it goes."""
-
-    tricks: list[list[str]]
-    record: engine.TrickRecord
-    problems: list[engine.RecordProblem]
-    flagged: list[engine.ProvenRevoke] = field(default_factory=list)
-    """Revokes proven by a card of the unfinished trick, flagged as soon as it is played."""
-
-    @property
-    def partial(self) -> bool:
-        return bool(self.tricks) and len(self.tricks[-1]) < SEATS
-
-    @property
-    def revoke(self) -> engine.ProvenRevoke | None:
-        """The revoke that stops the hand (proven by the finished tricks)."""
-        return self.record.first_revoke
-
-    @property
-    def stopped(self) -> bool:
-        """No more cards: the hand stopped at a revoke, or all its tricks are in."""
-        return not self.partial and (self.revoke is not None or len(self.tricks) >= TRICKS)
-
-    @property
-    def finished(self) -> bool:
-        """Ready to record: a full clean record, or one that proves a revoke."""
-        if self.problems or self.partial:
-            return False
-        return self.revoke is not None or self.record.complete
-
-    @property
-    def trick_number(self) -> int:
-        """The number of the trick being entered."""
-        return len(self.tricks) if self.partial else len(self.tricks) + 1
-
-    @property
-    def current_leader(self) -> int | None:
-        """Who leads the trick being entered (None when the record cannot tell)."""
-        if self.partial and len(self.tricks) - 1 == len(self.record.tricks):
-            return self.record.next_leader
-        if not self.partial and len(self.tricks) == len(self.record.tricks):
-            return self.record.next_leader
-        return None
-
-    @property
-    def to_play(self) -> int | None:
-        """The seat whose card comes next."""
-        leader = self.current_leader
-        if leader is None or self.stopped:
-            return None
-        played = len(self.tricks[-1]) if self.partial else 0
-        return (leader + played) % SEATS
-
-    def hand(self) -> engine.Hand:
-        """The hand the finished record scores: the revoke, or the points and all tricks."""
-        if self.revoke is not None:
-            return engine.Hand.revoke(self.revoke.team)
-        points = self.record.points
-        return engine.Hand.played(
-            points[0], points[1], all_tricks=self.record.all_tricks is not None
-        )
-
-    def stored_tricks(self) -> list[list[str]]:
-        return [[str(card) for card in trick.cards] for trick in self.record.tricks]
-
-
-def _fillers(
-    tricks: list[list[str]], rules: engine.RuleSet, avoid: str | None, count: int
-) -> list[str]:
-    """Cards nobody has played yet, to complete the unfinished trick for the verifier."""
-    used = set()
-    for trick in tricks:
-        for text in trick:
-            used.add(_normal(text))
-    if avoid:
-        used.add(_normal(avoid))
-    return [str(card) for card in engine.deck(rules) if str(card) not in used][:count]
-
-
-def examine(
-    trump: str,
-    leader: int,
-    tricks: list[list[str]],
-    rules: engine.RuleSet,
-    trump_card: str | None = None,
-) -> Examined:
-    """Verify the finished tricks, and check the cards of the unfinished one at once.
-
-    The verifier checks whole tricks. So that a card of the trick being entered is flagged
-    the moment it is played (a card twice, or the suit its player has already shown to be
-    out of), the trick is completed with cards nobody has played, checked, and only what the
-    verifier says about the real cards is kept; the fillers belong to seats that have not
-    played yet, so they cannot change what is proven about the others.
-    """
-    partial = bool(tricks) and len(tricks[-1]) < SEATS
-    done = tricks[:-1] if partial else tricks
-    record = engine.verify_record(trump, leader, done, rules, trump_card or None)
-    problems = list(record.errors)
-    flagged: list[engine.ProvenRevoke] = []
-    if partial:
-        number = len(tricks)
-        missing = SEATS - len(tricks[-1])
-        probe_card = trump_card or None
-        fillers = _fillers(tricks, rules, probe_card, missing)
-        if len(fillers) < missing:  # the turned card is the last one unplayed: check it later
-            probe_card = None
-            fillers = _fillers(tricks, rules, None, missing)
-        probe = engine.verify_record(
-            trump, leader, [*done, [*tricks[-1], *fillers]], rules, probe_card
-        )
-        seen = {(p.code, p.trick, p.card) for p in problems}
-        problems += [
-            p
-            for p in probe.errors
-            if p.trick == number and (p.code, p.trick, p.card) not in seen and p.card not in fillers
-        ]
-        lead = record.next_leader if len(done) == len(record.tricks) else None
-        if lead is not None:
-            real = {(lead + position) % SEATS for position in range(len(tricks[-1]))}
-            flagged = [r for r in probe.revokes if r.proven_in == number and r.seat in real]
-    return Examined([list(trick) for trick in tricks], record, problems, flagged)
-
-
-def _problem_keys(examined: Examined) -> set[tuple[str, int | None, str | None]]:
-    return {(p.code, p.trick, p.card) for p in examined.problems}
-
-
-# How the page shows a record -------------------------------------------------------------
-
-
-@dataclass
-class Slot:
-    """One card of the record on the page, with what the engine says about it."""
-
-    text: str
-    face: str
-    suit: str
-    seat: int | None
-    position: int
-    problems: list[str] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    flag: str = ""
-    """``proves`` (this card proves a revoke), ``revoked`` (the revoke itself), or empty."""
-
-
-@dataclass
-class TrickView:
-    number: int
-    slots: list[Slot]
-    leader: int | None
-    result: engine.TrickResult | None
-    problems: list[str] = field(default_factory=list)
-    next_leader: int | None = None
-
-
-def _face(text: str) -> tuple[str, str]:
-    try:
-        card = engine.Card.parse(text)
-    except engine.CardError:
-        return text, ""
-    return wording.card_face(card), card.suit.value
-
-
-def trick_views(examined: Examined, players: list[str]) -> tuple[list[TrickView], list[str]]:
-    """The record trick by trick with each problem and revoke beside its card; and the
-    problems that belong to no trick (the turned card)."""
-    results = {trick.number: trick for trick in examined.record.tricks}
-    general: list[str] = []
-    by_card: dict[tuple[int, str], list[str]] = {}
-    by_trick: dict[int, list[str]] = {}
-    for problem in examined.problems:
-        text = wording.record_problem(problem)
-        if problem.trick is None:
-            general.append(text)
-        elif problem.card is None:
-            by_trick.setdefault(problem.trick, []).append(text)
-        else:
-            by_card.setdefault((problem.trick, _normal(problem.card)), []).append(text)
-    views: list[TrickView] = []
-    for number, trick in enumerate(examined.tricks, start=1):
-        result = results.get(number)
-        if result is not None:
-            leader: int | None = result.leader
-        elif number == len(examined.tricks) and examined.partial:
-            leader = examined.current_leader
-        else:
-            leader = None
-        slots = []
-        for position, text in enumerate(trick):
-            face, suit = _face(text)
-            seat = None if leader is None else (leader + position) % SEATS
-            slots.append(
-                Slot(text, face, suit, seat, position + 1, by_card.get((number, _normal(text)), []))
-            )
-        next_leader = result.winner if result is not None and number < TRICKS else None
-        views.append(
-            TrickView(number, slots, leader, result, by_trick.get(number, []), next_leader)
-        )
-    for revoke in (*examined.record.revokes, *examined.flagged):
-        _mark_revoke(views, revoke, players)
-    return views, general
-
-
-def _mark_revoke(views: list[TrickView], revoke: engine.ProvenRevoke, players: list[str]) -> None:
-    player = players[revoke.seat]
-    suit = wording.suit_name(revoke.suit)
-    for slot in views[revoke.trick - 1].slots:
-        if slot.seat == revoke.seat:
-            slot.flag = slot.flag or "revoked"
-            slot.notes.append(
-                _(
-                    "%(player)s did not follow %(suit)s here: a revoke (renúncia), "
-                    "proven in trick %(proven)s.",
-                    player=player,
-                    suit=suit,
-                    proven=revoke.proven_in,
-                )
-            )
-    for slot in views[revoke.proven_in - 1].slots:
-        if slot.seat == revoke.seat and slot.suit == revoke.suit.value:
-            slot.flag = "proves"
-            slot.notes.append(
-                _(
-                    "%(player)s may not hold %(suit)s: they did not follow it in trick "
-                    "%(trick)s. This card proves a revoke (renúncia).",
-                    player=player,
-                    suit=suit,
-                    trick=revoke.trick,
-                )
-            )
-
 
 # Access ----------------------------------------------------------------------------------
 
@@ -362,14 +63,6 @@ def _at_table(view: TableView) -> Callable[[str], Any]:
         return view(rubber, state)
 
     return opened
-
-
-@bp.before_request
-def _refuse_nul() -> None:
-    """No card, key or record needs a NUL character, and PostgreSQL cannot hold one."""
-    values = [*request.args.items(multi=True), *request.form.items(multi=True)]
-    if "\x00" in request.path or any("\x00" in value for _name, value in values):
-        abort(400)
 
 
 def _picked(
@@ -501,9 +194,9 @@ def _play(
     """Put one card in the record (next, or in place of the one being replaced) if the engine
     finds nothing new wrong with it; otherwise keep the record and say why beside the card."""
     assert step.trump is not None
-    text = _normal(text)
+    text = normal(text)
     before = examine(step.trump, leader, step.tricks, rules, trump_card)
-    face, suit = _face(text)
+    face, suit = face_of(text)
     candidate = [list(trick) for trick in step.tricks]
     if step.replace is not None:
         number, position = step.replace
@@ -520,7 +213,7 @@ def _play(
     else:
         candidate.append([text])
     after = examine(step.trump, leader, candidate, rules, trump_card)
-    old = _problem_keys(before)
+    old = problem_keys(before)
     new = [p for p in after.problems if (p.code, p.trick, p.card) not in old]
     if new:
         step.refusal = Refusal(text, face, suit, [wording.record_problem(p) for p in new])
@@ -571,7 +264,7 @@ def _replay_page(
         current=current,
         replacing=replacing,
         suits=grid(rules),
-        played={_normal(text) for trick in step.tricks for text in trick},
+        played={normal(text) for trick in step.tricks for text in trick},
         revoke_text=wording.revoke_proof(revoke, players, rubber.teams) if revoke else None,
         flagged=[wording.revoke_proof(r, players, rubber.teams) for r in examined.flagged],
     )

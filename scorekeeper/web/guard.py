@@ -10,10 +10,12 @@ FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-dat
 
 def refuse_nul() -> None:
     """No address or form field needs a NUL character, and PostgreSQL cannot hold one: an
-    address with one names nothing (404), a form field with one is refused (400). JSON bodies
+    address with one names nothing (404), a query or form field with one is refused (400). JSON bodies
     are the API's to refuse, field by field."""
     if "\x00" in request.path:
         abort(404)
+    if any("\x00" in value for _, value in request.args.items(True)):
+        abort(400)
     # Only a posted form is read here (Flask-WTF's submit methods and form types): a JSON body
     # is left unread, for the view that may allow it a larger size (a group's import).
     if (

@@ -6,51 +6,69 @@ sentences, so the pages, the API and the exports say the same thing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper import engine
 
 
+def points_fault(fault: engine.PointsFault, value: object) -> str:
+    """Why card points are impossible (an :class:`engine.ImpossiblePointsError`), as a sentence."""
+    if fault is engine.PointsFault.ONE and value == engine.scoring.TOTAL_POINTS - 1:
+        return _(
+            "%(value)s is impossible: the other team would have 1 point, and no set of "
+            "cards is worth exactly 1.",
+            value=value,
+        )
+    return POINTS_FAULTS[fault](value)
+
+
+POINTS_FAULTS: dict[engine.PointsFault, Callable[[Any], str]] = {
+    engine.PointsFault.VALUE: lambda _value: _("Card points must be a whole number from 0 to 120."),
+    engine.PointsFault.RANGE: lambda value: _(
+        "Card points go from 0 to 120, not %(value)s.", value=value
+    ),
+    engine.PointsFault.ONE: lambda value: _(
+        "%(value)s is impossible: no set of cards is worth exactly 1 point.", value=value
+    ),
+    engine.PointsFault.SUM: lambda pair: _(
+        "%(first)s and %(second)s add up to %(total)s, not 120.",
+        first=pair[0],
+        second=pair[1],
+        total=sum(pair),
+    ),
+    engine.PointsFault.TIE: lambda _pair: _("Only 60-60 is a tie."),
+    engine.PointsFault.ALL_TRICKS: lambda _pair: _("All the tricks means all 120 card points."),
+}
+"""Each fault's sentence, from the error's ``value`` (what it holds is said by the fault)."""
+
+
 def engine_error(error: ValueError) -> str:
     """A domain error of the engine as a sentence in the request's language."""
-    value = getattr(error, "value", None)
     if isinstance(error, engine.ImpossiblePointsError):
-        reason = error.reason
-        if reason == "range":
-            return _("Card points go from 0 to 120, not %(value)s.", value=value)
-        if reason == "one" and value == engine.scoring.TOTAL_POINTS - 1:
-            return _(
-                "%(value)s is impossible: the other team would have 1 point, and no set of "
-                "cards is worth exactly 1.",
-                value=value,
-            )
-        if reason == "one":
-            return _(
-                "%(value)s is impossible: no set of cards is worth exactly 1 point.", value=value
-            )
-        if reason == "sum" and isinstance(value, tuple):
-            return _(
-                "%(first)s and %(second)s add up to %(total)s, not 120.",
-                first=value[0],
-                second=value[1],
-                total=sum(value),
-            )
-        if reason == "tie":
-            return _("Only 60-60 is a tie.")
-        if reason == "all_tricks":
-            return _("All the tricks means all 120 card points.")
-        return _("Card points must be a whole number from 0 to 120.")
+        return points_fault(error.reason, error.value)
     if isinstance(error, engine.UnknownTeamError):
-        return _("There is no team %(team)s: the teams are 0 and 1.", team=value)
+        return _("There is no team %(team)s: the teams are 0 and 1.", team=error.value)
     if isinstance(error, engine.RubberFinishedError):
         return _("This rubber is already won: no more hands can be added.")
     if isinstance(error, engine.TooManyHandsError):
         return _("A rubber holds at most %(count)s hands.", count=engine.scoring.MAX_HANDS)
     if isinstance(error, engine.HandNotAllowedError):
-        if value is engine.HandKind.SPOILED:
+        if error.value is engine.HandKind.SPOILED:
             return _("A deal can only be spoiled (melar) when the melar rule is on.")
         return _("This hand is not allowed by the rubber's rules.")
+    if isinstance(error, engine.IncompleteRecordError):
+        record = error.value
+        assert isinstance(record, engine.TrickRecord)
+        if record.errors:
+            return record_problem(record.errors[0])
+        return _(
+            "The record has %(count)s tricks: a hand is scored from all 10.",
+            count=len(record.tricks),
+        )
     if isinstance(error, engine.RulesError):
         return _("The setting %(key)s has a value it does not take.", key=error.key)
     if isinstance(error, engine.CardError):
@@ -80,59 +98,108 @@ def conflict(code: str) -> str:
 
 def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
     """What a hand earned and why, the way the table says it: "91 → 2 jogos + 1 do empate"."""
-    hand = result.hand
-    if hand.kind is engine.HandKind.TIE:
-        if "tie_carry" in result.reasons:
-            return _("60-60: a tie, the next hand is worth one more game")
-        if "tie_double" in result.reasons:
-            return _("60-60: a tie, the next hand is worth double")
-        return _("60-60: a tie, nobody scores")
-    if hand.kind is engine.HandKind.SPOILED:
-        return _("Spoiled deal (melar): the same dealer deals again")
-    if hand.kind is engine.HandKind.REVOKE:
-        assert hand.team is not None
-        offender = teams[hand.team]
-        if "revoke_penalty" in result.reasons:
-            return _(
-                "Revoke (renúncia) by %(team)s: %(other)s marks 2 games",
-                team=offender,
-                other=teams[1 - hand.team],
-            )
-        if "revoke_minus_two" in result.reasons:
-            lost = -result.games[hand.team]
-            if not lost:
-                return _("Revoke (renúncia) by %(team)s: it had no game to lose", team=offender)
-            return ngettext(
-                "Revoke (renúncia) by %(team)s: it loses %(num)s game",
-                "Revoke (renúncia) by %(team)s: it loses %(num)s games",
-                lost,
-                team=offender,
-            )
-        return _(
-            "Revoke (renúncia) by %(team)s: %(other)s wins the rubber",
-            team=offender,
-            other=teams[1 - hand.team],
-        )
-    assert hand.points is not None and result.winner is not None
-    points = hand.points[result.winner]
-    if result.bandeira:
-        head = _("%(points)s → bandeira, 4 games", points=points)
-    elif "capote" in result.reasons:
-        head = _("%(points)s → 2 games (capote)", points=points)
-    else:
-        head = ngettext(
-            "%(points)s → %(num)s game",
-            "%(points)s → %(num)s games",
-            result.base_games,
-            points=points,
-        )
-    if result.carried_extra:
-        head += " " + ngettext(
-            "+ %(num)s from the tie", "+ %(num)s from the ties", result.carried_extra
-        )
-    if result.multiplier > 1:
-        head += " " + _("× %(multiplier)s (60-60)", multiplier=result.multiplier)
-    return head
+    return " ".join(
+        hand_reason(reason, result, teams)
+        for reason in result.reasons
+        if reason not in SAID_ELSEWHERE
+    )
+
+
+SAID_ELSEWHERE = frozenset(
+    {
+        engine.HandReason.TIE,
+        engine.HandReason.BANDEIRA_WINS_RUBBER,
+        engine.HandReason.RUBBER_WON,
+    }
+)
+"""Reasons a hand's summary leaves out: a tie is said by what it leaves (carry, double, void),
+and a won rubber by the page that shows the rubber."""
+
+
+def hand_reason(
+    reason: engine.HandReason, result: engine.HandResult, teams: tuple[str, str]
+) -> str:
+    """One reason of what a hand added (``result.reasons``), as the table says it."""
+    return HAND_REASONS[reason](result, teams)
+
+
+def _head(result: engine.HandResult) -> int:
+    assert result.hand.points is not None and result.winner is not None
+    return result.hand.points[result.winner]
+
+
+def _offender(result: engine.HandResult, teams: tuple[str, str]) -> tuple[str, str]:
+    assert result.hand.team is not None
+    return teams[result.hand.team], teams[1 - result.hand.team]
+
+
+def _revoke_penalty(result: engine.HandResult, teams: tuple[str, str]) -> str:
+    offender, other = _offender(result, teams)
+    return _("Revoke (renúncia) by %(team)s: %(other)s marks 2 games", team=offender, other=other)
+
+
+def _revoke_minus_two(result: engine.HandResult, teams: tuple[str, str]) -> str:
+    offender, _other = _offender(result, teams)
+    assert result.hand.team is not None
+    lost = -result.games[result.hand.team]
+    if not lost:
+        return _("Revoke (renúncia) by %(team)s: it had no game to lose", team=offender)
+    return ngettext(
+        "Revoke (renúncia) by %(team)s: it loses %(num)s game",
+        "Revoke (renúncia) by %(team)s: it loses %(num)s games",
+        lost,
+        team=offender,
+    )
+
+
+def _revoke_loses_rubber(result: engine.HandResult, teams: tuple[str, str]) -> str:
+    offender, other = _offender(result, teams)
+    return _("Revoke (renúncia) by %(team)s: %(other)s wins the rubber", team=offender, other=other)
+
+
+def _rubber_won(result: engine.HandResult, teams: tuple[str, str]) -> str:
+    assert result.rubber_winner is not None
+    return _("%(team)s won", team=teams[result.rubber_winner])
+
+
+HandWords = Callable[[engine.HandResult, tuple[str, str]], str]
+HAND_REASONS: dict[engine.HandReason, HandWords] = {
+    engine.HandReason.ONE_GAME: lambda result, _teams: ngettext(
+        "%(points)s → %(num)s game",
+        "%(points)s → %(num)s games",
+        result.base_games,
+        points=_head(result),
+    ),
+    engine.HandReason.CAPOTE: lambda result, _teams: _(
+        "%(points)s → 2 games (capote)", points=_head(result)
+    ),
+    engine.HandReason.BANDEIRA: lambda result, _teams: _(
+        "%(points)s → bandeira, 4 games", points=_head(result)
+    ),
+    engine.HandReason.TIE: lambda _result, _teams: _("A 60-60 tie"),
+    engine.HandReason.TIE_CARRY: lambda _result, _teams: _(
+        "60-60: a tie, the next hand is worth one more game"
+    ),
+    engine.HandReason.TIE_DOUBLE: lambda _result, _teams: _(
+        "60-60: a tie, the next hand is worth double"
+    ),
+    engine.HandReason.TIE_VOID: lambda _result, _teams: _("60-60: a tie, nobody scores"),
+    engine.HandReason.TIE_CARRIED: lambda result, _teams: ngettext(
+        "+ %(num)s from the tie", "+ %(num)s from the ties", result.carried_extra
+    ),
+    engine.HandReason.TIE_DOUBLED: lambda result, _teams: _(
+        "× %(multiplier)s (60-60)", multiplier=result.multiplier
+    ),
+    engine.HandReason.REVOKE_PENALTY: _revoke_penalty,
+    engine.HandReason.REVOKE_MINUS_TWO: _revoke_minus_two,
+    engine.HandReason.REVOKE_LOSES_RUBBER: _revoke_loses_rubber,
+    engine.HandReason.SPOILED: lambda _result, _teams: _(
+        "Spoiled deal (melar): the same dealer deals again"
+    ),
+    engine.HandReason.BANDEIRA_WINS_RUBBER: lambda _result, _teams: _("A bandeira wins the rubber"),
+    engine.HandReason.RUBBER_WON: _rubber_won,
+}
+"""Each reason's words, from the hand's result and the teams' names."""
 
 
 def outcome_name(outcome: engine.Outcome | str | None) -> str:
@@ -149,29 +216,35 @@ def outcome_name(outcome: engine.Outcome | str | None) -> str:
 
 def record_problem(problem: engine.RecordProblem) -> str:
     """What is wrong with a record of tricks (the verifier's ``errors``), as a sentence."""
-    card = problem.card or ""
-    trick = problem.trick
-    if problem.code == "unknown_card":
-        return _("%(card)s is not a card: write the rank then the suit, like 7H.", card=card)
-    if problem.code == "not_in_deck":
-        return _("%(card)s is not in this deck.", card=card)
-    if problem.code == "repeated_card":
-        return _("%(card)s was already played in an earlier trick.", card=card)
-    if problem.code == "trick_size":
-        return _("Trick %(trick)s does not have 4 cards.", trick=trick)
-    if problem.code == "too_many_tricks":
-        return _("A hand has only 10 tricks.")
-    if problem.code == "trump_card_suit":
-        return _("The turned card %(card)s is not of the trump suit.", card=card)
-    if problem.code == "trump_card_in_deck":
-        return _(
-            "In the Azores the turned card comes from the rejected cards, not %(card)s.", card=card
-        )
-    if problem.code == "trump_card_seat":
-        return _(
-            "The turned card %(card)s belongs to the dealer, but another seat played it.", card=card
-        )
-    return problem.error
+    return RECORD_PROBLEMS[problem.code](problem.card or "", problem.trick)
+
+
+ProblemWords = Callable[[str, int | None], str]
+RECORD_PROBLEMS: dict[engine.ProblemCode, ProblemWords] = {
+    engine.ProblemCode.UNKNOWN_CARD: lambda card, _trick: _(
+        "%(card)s is not a card: write the rank then the suit, like 7H.", card=card
+    ),
+    engine.ProblemCode.NOT_IN_DECK: lambda card, _trick: _(
+        "%(card)s is not in this deck.", card=card
+    ),
+    engine.ProblemCode.REPEATED_CARD: lambda card, _trick: _(
+        "%(card)s was already played in an earlier trick.", card=card
+    ),
+    engine.ProblemCode.TRICK_SIZE: lambda _card, trick: _(
+        "Trick %(trick)s does not have 4 cards.", trick=trick
+    ),
+    engine.ProblemCode.TOO_MANY_TRICKS: lambda _card, _trick: _("A hand has only 10 tricks."),
+    engine.ProblemCode.TRUMP_CARD_SUIT: lambda card, _trick: _(
+        "The turned card %(card)s is not of the trump suit.", card=card
+    ),
+    engine.ProblemCode.TRUMP_CARD_IN_DECK: lambda card, _trick: _(
+        "In the Azores the turned card comes from the rejected cards, not %(card)s.", card=card
+    ),
+    engine.ProblemCode.TRUMP_CARD_SEAT: lambda card, _trick: _(
+        "The turned card %(card)s belongs to the dealer, but another seat played it.", card=card
+    ),
+}
+"""Each problem's sentence, from the card and the trick it is about."""
 
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}

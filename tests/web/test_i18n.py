@@ -287,27 +287,6 @@ def test_the_table_pages_render_in_every_locale(client: FlaskClient, accept: str
         assert "%(" not in html, path
 
 
-RECORD_PROBLEM_CODES = sorted(
-    set(
-        re.findall(
-            r'RecordProblem\(\s*"([a-z_]+)"', Path("scorekeeper/engine/tricks.py").read_text()
-        )
-    )
-)
-
-
-@pytest.mark.parametrize("code", RECORD_PROBLEM_CODES)
-def test_every_record_problem_the_engine_names_is_said_in_portuguese(app: Flask, code: str) -> None:
-    from scorekeeper import engine
-    from scorekeeper.web import wording
-
-    assert len(RECORD_PROBLEM_CODES) >= 8
-    problem = engine.RecordProblem(code, 1, "2H", "the engine's English sentence")
-    with app.test_request_context(headers={"Accept-Language": "pt-PT"}):
-        said = wording.record_problem(problem)
-    assert said != problem.error and "%(" not in said, said
-
-
 def test_an_unknown_hand_action_is_refused_in_portuguese(client: FlaskClient) -> None:
     page = client.post("/rubbers").location
     response = client.post(page + "/hands", data={"action": "nonsense"})
