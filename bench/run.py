@@ -295,11 +295,13 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
     writes: list[float] = []
     revalidated: list[float] = []
     unwritten: list[float] = []
+    unremembered: list[float] = []
     problems: list[str] = []
     with (
         gunicorn("bench.hello:app", env) as hello_url,
         gunicorn("bench.wsgi:app", env) as app_url,
         gunicorn("bench.floor:app", env) as floor_url,
+        gunicorn("bench.plain_session:app", env) as plain_url,
     ):
         import requests
 
@@ -320,6 +322,7 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
         if etag:
             runs.append((revalidated, app_url + seeded.page, conditional_lua))
         runs.append((unwritten, floor_url + seeded.pool[0], write_lua))
+        runs.append((unremembered, plain_url + seeded.page, page_lua))
         for _ in range(ROUNDS):
             for samples, url, lua in runs:
                 if samples is writes or samples is unwritten:
@@ -367,6 +370,22 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
                 f"304 {sum(revalidated) / len(revalidated):,.0f} req/s, hello {mean:,.0f} req/s "
                 "(an extra figure, without a budget of its own: the page figure above is full "
                 "GETs)",
+            )
+        )
+    if not problems:
+        without = _ratio(unremembered, hello)
+        figures.append(
+            figure(
+                "the rubber page with every session cookie verified ÷ hello page",
+                without,
+                0.0,
+                ">=",
+                "",
+                f"{sum(unremembered) / len(unremembered):,.0f} req/s, hello {mean:,.0f} req/s "
+                "(an extra figure, without a budget of its own: bench/plain_session.py, the app "
+                "reading its session as Flask does, without the verified-cookie cache of "
+                "web/security.py; the cache's share of the page figure: "
+                f"{1 - without / _ratio(page, hello):.1%})",
             )
         )
     floor = sum(unwritten) / len(unwritten)
