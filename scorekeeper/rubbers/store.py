@@ -7,18 +7,13 @@ rubber's version in the same transaction; two phones writing at once cannot lose
 from __future__ import annotations
 
 import base64
-import contextlib
-import fcntl
 import functools
 import hashlib
 import hmac
 import json
-import logging
-import os
 import re
 import secrets
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +27,7 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import DeviceRubber, Hand, Rubber, WriteKey
 from scorekeeper.web.columns import WRITE_KEY_LENGTH, utcnow
-
-logger = logging.getLogger(__name__)
+from scorekeeper.web.sqlite import one_writer
 
 RETRIES = 8
 RACE_SQLSTATES = frozenset({"40001", "40P01"})
@@ -429,47 +423,6 @@ _WRITE_TALLY = (
 """The rubber's new totals, written only over the version they were counted from."""
 
 
-_writer_locks: dict[tuple[int, str], tuple[threading.Lock, int]] = {}
-"""This process's turn for each SQLite database: a lock for its threads, and its open lock file
-(opened after a fork, not shared with the parent: flock holds per open file, so the threads
-of one process would all hold it at once)."""
-_opening = threading.Lock()
-
-
-@contextlib.contextmanager
-def _one_writer(connection: sa.Connection) -> Iterator[None]:
-    """On a SQLite file, writers of this kind take turns: a thread at its process's lock, then
-    the process at a lock file beside the database (an flock).
-
-    SQLite lets one writer in at a time, and a second one polls, sleeping a millisecond then
-    more, however soon the first is done; two gunicorn workers recording hands spent most of
-    their time so. Waiting at a lock, a writer is woken as soon as the other is through.
-    The database's own lock still decides: this only makes the queue.
-    """
-    database = connection.engine.url.database
-    if connection.dialect.name != "sqlite" or not database or database == ":memory:":
-        yield
-        return
-    place = (os.getpid(), database)
-    with _opening:
-        if place not in _writer_locks:
-            try:
-                opened = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as error:  # a folder the app may not write in: SQLite's lock alone
-                logger.warning("no writer lock file beside %s: %s", database, error)
-                opened = -1
-            _writer_locks[place] = (threading.Lock(), opened)
-        threads, lock_file = _writer_locks[place]
-    with threads:
-        if lock_file >= 0:
-            fcntl.flock(lock_file, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            if lock_file >= 0:
-                fcntl.flock(lock_file, fcntl.LOCK_UN)
-
-
 def _record_once(
     connection: sa.Connection,
     rubber_id: str,
@@ -498,7 +451,7 @@ def _record_once(
         raise _Fold
     tally, result = engine.next_hand(_tally(row), hand)
     now = utcnow()
-    with _one_writer(connection):
+    with one_writer(connection):
         written = connection.execute(
             _WRITE_TALLY,
             {"rubber_id": rubber_id, "read": row.version, "version": row.version + 1}

@@ -10,7 +10,7 @@ sent, in order, and the page says what the hand earned. The lean way (no hand re
 conditional UPDATE) is told from the general one (``store.write``, which folds the hands) by
 the statements each sends. A rubber of a group and one stored before its tally take the general
 way; a write that lands between the lean read and its write is retried, or refused as stale
-when the form carried a version; refusals store nothing; SQLite writers queue at the flock.
+when the form carried a version; refusals store nothing; SQLite writers queue at the lock file.
 """
 
 from __future__ import annotations
@@ -45,7 +45,7 @@ from scorekeeper.groups import statistics
 from scorekeeper.groups import store as group_store
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Hand, Rubber, WriteKey
-from scorekeeper.web import wording
+from scorekeeper.web import sqlite, wording
 from tests.support.apps import counted_queries, fresh_app, served, snapshot
 
 SECRET = "record-hand-test"
@@ -793,7 +793,7 @@ def test_refusals_store_nothing(app: Flask) -> None:
     assert snapshot(app) == before
 
 
-# 6. SQLite writers queue at the flock, and none is lost ---------------------------------------
+# 6. SQLite writers queue at the lock file, and none is lost -----------------------------------
 
 
 def test_the_writer_waits_at_the_lock_file(app: Flask) -> None:
@@ -885,6 +885,43 @@ class HttpPhone:
         pytest.fail(f"a hand for {rubber_id} was refused 60 times")
 
 
+def test_a_writer_of_another_process_holds_the_hand_back(app: Flask) -> None:
+    """Another process holding the lock with filelock's own FileLock (as a worker of another
+    release, or a tool, would): the hand waits for it, then is recorded."""
+    database = sqlite_file(app)
+    if database is None:
+        pytest.skip("the writer lock is SQLite's: DATABASE_URL is another database")
+    phone = Phone(app)
+    table = Table(app, phone, phone.start())
+    data = {**phone.form(table.id), "team": "0", "points": "70"}
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import filelock, sys; lock = filelock.FileLock(sys.argv[1]); lock.acquire(); "
+            "print('held', flush=True); sys.stdin.read(); lock.release()",
+            f"{database}-writer.lock",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    answers: list[Any] = []
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        writer = threading.Thread(target=lambda: answers.append(phone.post(table.id, data)))
+        writer.start()
+        writer.join(timeout=0.5)
+        assert writer.is_alive(), "the hand was written while another process held the lock"
+        assert stored(app, table.id).hands == []
+    finally:
+        holder.communicate(timeout=TIMEOUT)  # its stdin closed: it lets go and ends
+    writer.join(timeout=TIMEOUT)
+    assert not writer.is_alive() and answers[0].status_code == 302
+    table.rows.append(expected_row(data))
+    table.check()
+
+
 def test_without_a_lock_file_the_hand_is_still_recorded(
     app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -912,7 +949,7 @@ def test_threads_of_one_process_take_turns_too(app: Flask) -> None:
 
     def write(name: str, hold: bool) -> None:
         with app.app_context(), db.engine.connect() as connection:
-            with store._one_writer(connection):
+            with sqlite.one_writer(connection):
                 order.append(f"{name} in")
                 if hold:
                     inside.set()
