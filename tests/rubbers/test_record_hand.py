@@ -47,6 +47,7 @@ from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Hand, Rubber, WriteKey
 from scorekeeper.web import sqlite, wording
 from tests.support.apps import counted_queries, fresh_app, served, snapshot
+from tests.support.recompute import full_recompute
 
 SECRET = "record-hand-test"
 ALREADY = "That hand was already recorded: here is the score."
@@ -566,7 +567,7 @@ def test_a_rubber_in_a_group_keeps_the_groups_totals(app: Flask) -> None:
     def totals_are_a_full_recompute() -> statistics.GroupStats:
         with app.app_context():
             kept = group_store.stats(group_id)
-            assert kept == group_store.full_recompute(group_id)
+            assert kept == full_recompute(group_id)
             db.session.remove()
             return kept
 
