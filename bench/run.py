@@ -204,6 +204,7 @@ class Seeded:
     def __init__(self, app: Any) -> None:
         from scorekeeper import engine
         from scorekeeper.extensions import db
+        from scorekeeper.rubbers import hands as adding
         from scorekeeper.rubbers import store
         from scorekeeper.rubbers.models import Rubber
 
@@ -244,7 +245,8 @@ class Seeded:
                 rubber, _key = store.create_rubber(
                     teams=("Nós", "Eles"), players=None, first_dealer=0, rules=rules, device=device
                 )
-                store.write(rubber.id, _all(store, hands))
+                for hand in hands:
+                    adding.record_hand(rubber.id, device, hand)
                 self.pool.append(f"/r/{rubber.id}/hands")
             self.pool_hands = self._pool_hands(db, Rubber)
         self._db, self._rubber = db, Rubber
@@ -263,16 +265,6 @@ class Seeded:
             now = self._pool_hands(self._db, self._rubber)
         added, self.pool_hands = now - self.pool_hands, now
         return added
-
-
-def _all(store: Any, hands: list[Any]) -> Any:
-    def change(rubber: Any) -> Any:
-        state = None
-        for hand in hands:
-            state = store.append_hand(hand)(rubber)
-        return state
-
-    return change
 
 
 def _ratio(measured: list[float], reference: list[float]) -> float:
@@ -398,7 +390,7 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
             ">=",
             "",
             f"{sum(unwritten) / len(unwritten):,.0f} req/s, hello {mean:,.0f} req/s (an extra "
-            "figure, without a budget of its own: bench/floor.py, the app with store.record_hand "
+            "figure, without a budget of its own: bench/floor.py, the app with hands.record_hand "
             "replaced by scoring the hand and storing nothing; the most the POST could answer "
             "were its write free)",
         )

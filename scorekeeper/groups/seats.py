@@ -3,13 +3,15 @@
 Every write of a rubber in a group rewrites that rubber's seat rows (what the engine gave each
 named seat) while holding the group's lock, moves the group's stored totals (per player, per
 pair of partners, per pair of opponents, per outcome) by the difference between the old seat
-rows and the new, and, when the rubber's result changed, rates again from that rubber on, from
-the engine's fold of every hand (:func:`refresh_seats`). The pages then read those totals with
-a fixed number of queries, whatever the number of rubbers.
+rows and the new, and, when the rubber's result changed, rates again from that rubber on. A new
+hand does so from the hand's result alone (:func:`count_the_hand`); an edit, an undo, a new
+rubber, a move and an import from the engine's fold of every hand (:func:`refresh_seats`). The
+pages then read those totals with a fixed number of queries, whatever the number of rubbers.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +23,7 @@ from scorekeeper.groups import statistics
 from scorekeeper.groups.models import Group, GroupSeat
 from scorekeeper.groups.ratings import rating_view, refresh_players, rerate_from
 from scorekeeper.groups.totals import Result, Totals, result_of
+from scorekeeper.rubbers.hands import hand_recorded
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.rubbers.store import rubber_written
 from scorekeeper.web.columns import utcnow
@@ -125,14 +128,17 @@ def refresh_seats(
     """
     assert rubber.group_id is not None
     group_id = rubber.group_id
-    lock(group_id)
     db.session.add(rubber)
-    with db.session.no_autoflush:
-        if rubber.created_at is None:
-            rubber.created_at = utcnow()
-        if rubber.group_seq is None:
+    if rubber.group_seq is None:  # new to the group: its place is taken under the group's lock
+        lock(group_id)
+        with db.session.no_autoflush:
+            if rubber.created_at is None:
+                rubber.created_at = utcnow()
             rubber.group_seq = _next_seq(group_id)
-    db.session.flush()  # the rubber and its hands first: the seats point at the rubber
+        db.session.flush()  # the rubber and its hands first: the seats point at the rubber
+    else:  # the rubber's row, then the group's: the order a new hand takes them in
+        db.session.flush()
+        lock(group_id)
     records = statistics.seat_records(rubber.players, state)
     new = [
         seat_row(rubber.id, group_id, rubber.created_at, rubber.group_seq, record)
@@ -148,6 +154,54 @@ def refresh_seats(
         result=result_of(state.tally),
         rerate=rerate,
     )
+
+
+def count_the_hand(
+    rubber_id: str,
+    *,
+    group_id: str,
+    players: list[str | None] | None,
+    created_at: datetime,
+    group_seq: int,
+    before: engine.Tally,
+    after: engine.Tally,
+    result: engine.HandResult,
+) -> None:
+    """A new hand of one of the group's rubbers: its seat rows move by what the hand gave each
+    team, and the group's totals by the difference; no other hand is read.
+
+    The seat rows kept what the hands before gave; should a named seat have none, the rubber's
+    hands are folded instead, as for any other write.
+    """
+    lock(group_id)
+    old = _seat_rows(rubber_id)
+    records = statistics.seats_after(players, after, _team_totals(old).after(result))
+    if {row["seat"] for row in old} != {record.seat for record in records}:
+        rubber = db.session.get(Rubber, rubber_id)
+        assert rubber is not None
+        records = statistics.seat_records(players, rubber.state())
+    new = [seat_row(rubber_id, group_id, created_at, group_seq, record) for record in records]
+    _rewrite(
+        group_id,
+        rubber_id,
+        (created_at, group_seq),
+        old,
+        new,
+        counted=result_of(before),
+        result=result_of(after),
+        rerate=True,
+    )
+
+
+def _team_totals(rows: Iterable[dict[str, Any]]) -> statistics.TeamTotals:
+    """What the hands so far gave each team, as the seat rows keep it (0 for a team with no
+    named seat, whose totals no row needs)."""
+    bandeiras, points, point_hands = [0, 0], [0, 0], 0
+    for row in rows:
+        bandeiras[row["team"]] = row["bandeiras"]
+        points[row["team"]] = row["card_points"]
+        point_hands = row["point_hands"]
+    return statistics.TeamTotals((bandeiras[0], bandeiras[1]), (points[0], points[1]), point_hands)
 
 
 def _rewrite(
@@ -207,3 +261,6 @@ def _comparable(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 def _count_the_write(rubber: Rubber, *, state: engine.RubberState, counted: Result | None) -> None:
     """A general write of one of the group's rubbers: its seats and the group's totals follow."""
     refresh_seats(rubber, state, counted=counted)
+
+
+hand_recorded.connect(count_the_hand)

@@ -1,9 +1,9 @@
 """Statistics over a group's rubbers and the players' ratings, in pure Python.
 
-Every figure starts from the engine's fold of a rubber (:func:`seat_records`); nothing here
-scores a hand. The database keeps these seat records on every write (``groups.seats``) and
-counts them as it goes (``groups.totals``); the tests count them again from scratch
-(``tests/support/recompute.py``).
+Every figure starts from the engine's fold of a rubber (:func:`seat_records`), or from its
+running totals and one more hand (:func:`seats_after`); nothing here scores a hand. The
+database keeps these seat records on every write (``groups.seats``) and counts them as it goes
+(``groups.totals``); the tests count them again from scratch (``tests/support/recompute.py``).
 """
 
 from __future__ import annotations
@@ -84,19 +84,42 @@ class SeatRecord:
     point_hands: int
 
 
-def team_totals(state: engine.RubberState) -> tuple[list[int], list[int], int]:
-    """Per team, the hands won by bandeira and the card points; and the hands with points."""
-    bandeiras = [0, 0]
-    points = [0, 0]
-    point_hands = 0
-    for result in state.hands:
+@dataclass(frozen=True)
+class TeamTotals:
+    """What a rubber's hands have given each team so far, beside its games: the hands won by
+    bandeira and the card points (over the hands that had card points, as many for both)."""
+
+    bandeiras: tuple[int, int] = (0, 0)
+    card_points: tuple[int, int] = (0, 0)
+    point_hands: int = 0
+
+    def after(self, result: engine.HandResult) -> TeamTotals:
+        """The totals with one more hand.
+
+        >>> TeamTotals().after(engine.play_hand(engine.new_rubber(engine.RuleSet()),
+        ...     engine.Hand.played(120, 0, all_tricks=True)).hands[0])
+        TeamTotals(bandeiras=(1, 0), card_points=(120, 0), point_hands=1)
+        """
+        bandeiras, points, point_hands = list(self.bandeiras), list(self.card_points), 0
         if result.bandeira and result.winner is not None:
             bandeiras[result.winner] += 1
         if result.hand.points is not None:
             points[0] += result.hand.points[0]
             points[1] += result.hand.points[1]
-            point_hands += 1
-    return bandeiras, points, point_hands
+            point_hands = 1
+        return TeamTotals(
+            (bandeiras[0], bandeiras[1]),
+            (points[0], points[1]),
+            self.point_hands + point_hands,
+        )
+
+
+def team_totals(state: engine.RubberState) -> TeamTotals:
+    """What the rubber's hands gave each team, counted from every hand."""
+    totals = TeamTotals()
+    for result in state.hands:
+        totals = totals.after(result)
+    return totals
 
 
 def seat_records(
@@ -109,15 +132,24 @@ def seat_records(
     >>> first.won, first.games_won, first.pente_given, first.partner_key
     (True, 4, True, 'eva')
     """
+    return seats_after(players, state.tally, team_totals(state))
+
+
+def seats_after(
+    players: Sequence[str | None] | None, tally: engine.Tally, totals: TeamTotals
+) -> tuple[SeatRecord, ...]:
+    """The named seats of a rubber whose running totals are ``tally`` and whose hands gave
+    ``totals``: :func:`seat_records` without reading the hands, for one more hand."""
     names = seat_names(players)
-    bandeiras, points, point_hands = team_totals(state)
+    pente = engine.is_pente(tally.games, tally.winner)
+    outcome = tally.outcome.value if tally.outcome is not None else None
     records = []
     for seat, name in enumerate(names):
         if not player_key(name):
             continue
         team = engine.team_of(seat)
-        won = state.finished and state.winner == team
-        lost = state.finished and state.winner == 1 - team
+        won = tally.finished and tally.winner == team
+        lost = tally.finished and tally.winner == 1 - team
         partner = player_key(names[(seat + 2) % SEATS]) or None
         opponents = (
             player_key(names[(seat + 1) % SEATS]) or None,
@@ -131,16 +163,16 @@ def seat_records(
                 partner_key=partner,
                 opponent_keys=opponents,
                 team=team,
-                finished=state.finished,
+                finished=tally.finished,
                 won=won,
-                games_won=state.games[team],
-                games_lost=state.games[1 - team],
-                pente_given=won and state.pente,
-                pente_taken=lost and state.pente,
-                outcome=state.outcome.value if state.outcome is not None else None,
-                bandeiras=bandeiras[team],
-                card_points=points[team],
-                point_hands=point_hands,
+                games_won=tally.games[team],
+                games_lost=tally.games[1 - team],
+                pente_given=won and pente,
+                pente_taken=lost and pente,
+                outcome=outcome,
+                bandeiras=totals.bandeiras[team],
+                card_points=totals.card_points[team],
+                point_hands=totals.point_hands,
             )
         )
     return tuple(records)
