@@ -204,6 +204,7 @@ class Seeded:
     def __init__(self, app: Any) -> None:
         from scorekeeper import engine
         from scorekeeper.extensions import db
+        from scorekeeper.rubbers import hands as adding
         from scorekeeper.rubbers import store
         from scorekeeper.rubbers.models import Rubber
 
@@ -244,7 +245,8 @@ class Seeded:
                 rubber, _key = store.create_rubber(
                     teams=("Nós", "Eles"), players=None, first_dealer=0, rules=rules, device=device
                 )
-                store.write(rubber.id, _all(store, hands))
+                for hand in hands:
+                    adding.record_hand(rubber.id, device, hand)
                 self.pool.append(f"/r/{rubber.id}/hands")
             self.pool_hands = self._pool_hands(db, Rubber)
         self._db, self._rubber = db, Rubber
@@ -263,16 +265,6 @@ class Seeded:
             now = self._pool_hands(self._db, self._rubber)
         added, self.pool_hands = now - self.pool_hands, now
         return added
-
-
-def _all(store: Any, hands: list[Any]) -> Any:
-    def change(rubber: Any) -> Any:
-        state = None
-        for hand in hands:
-            state = store.append_hand(hand)(rubber)
-        return state
-
-    return change
 
 
 def _ratio(measured: list[float], reference: list[float]) -> float:
@@ -295,11 +287,13 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
     writes: list[float] = []
     revalidated: list[float] = []
     unwritten: list[float] = []
+    unremembered: list[float] = []
     problems: list[str] = []
     with (
         gunicorn("bench.hello:app", env) as hello_url,
         gunicorn("bench.wsgi:app", env) as app_url,
         gunicorn("bench.floor:app", env) as floor_url,
+        gunicorn("bench.plain_session:app", env) as plain_url,
     ):
         import requests
 
@@ -320,6 +314,7 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
         if etag:
             runs.append((revalidated, app_url + seeded.page, conditional_lua))
         runs.append((unwritten, floor_url + seeded.pool[0], write_lua))
+        runs.append((unremembered, plain_url + seeded.page, page_lua))
         for _ in range(ROUNDS):
             for samples, url, lua in runs:
                 if samples is writes or samples is unwritten:
@@ -369,6 +364,22 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
                 "GETs)",
             )
         )
+    if not problems:
+        without = _ratio(unremembered, hello)
+        figures.append(
+            figure(
+                "the rubber page with every session cookie verified ÷ hello page",
+                without,
+                0.0,
+                ">=",
+                "",
+                f"{sum(unremembered) / len(unremembered):,.0f} req/s, hello {mean:,.0f} req/s "
+                "(an extra figure, without a budget of its own: bench/plain_session.py, the app "
+                "reading its session as Flask does, without the verified-cookie cache of "
+                "web/security.py; the cache's share of the page figure: "
+                f"{1 - without / _ratio(page, hello):.1%})",
+            )
+        )
     floor = sum(unwritten) / len(unwritten)
     wait = durable_commit(workdir)
     figures.append(
@@ -379,7 +390,7 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
             ">=",
             "",
             f"{sum(unwritten) / len(unwritten):,.0f} req/s, hello {mean:,.0f} req/s (an extra "
-            "figure, without a budget of its own: bench/floor.py, the app with store.record_hand "
+            "figure, without a budget of its own: bench/floor.py, the app with hands.record_hand "
             "replaced by scoring the hand and storing nothing; the most the POST could answer "
             "were its write free)",
         )

@@ -101,7 +101,7 @@ LOST = "CASE WHEN won THEN 0 ELSE 1 END"
 
 def count_the_totals():
     """The totals of the groups already stored, counted once from their finished seat rows and
-    rubbers, as group_store.recount counts them."""
+    rubbers, as groups.totals.recount counts them."""
     # Seats stored before counted a win by a revoke at 0-0 as a pente.
     op.execute(
         "UPDATE group_seats SET pente_given = FALSE, pente_taken = FALSE WHERE rubber_id IN"

@@ -37,7 +37,7 @@ from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAll
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import store
+from scorekeeper.rubbers import hands, store
 from scorekeeper.rubbers.models import Hand as HandRow
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
@@ -572,15 +572,19 @@ class HandInput:
 
 
 def _write(
-    rubber_id: str, change: store.Change, body: Mapping[str, Any], status: int
+    rubber_id: str,
+    change: Any,
+    body: Mapping[str, Any],
+    status: int,
+    write: Any = store.write,
 ) -> tuple[Response, int]:
-    """Run a write through the shared write path and answer it (or its first answer)."""
+    """Run a write (the general one, or ``hands.add_hand``) and answer it (or its first answer)."""
     key, version = _write_options(body)
     # The key covers the request, not just its body: the same body to another address is
     # another write.
     request_body = {"method": request.method, "path": request.path, "body": body}
     try:
-        written = store.write(
+        written = write(
             rubber_id,
             change,
             key=key,
@@ -616,15 +620,14 @@ def add_hand(rubber_id: str) -> tuple[Response, int]:
     body = _body()
     given = HandInput.parse(body)
 
-    def change(rubber: Rubber) -> engine.RubberState:
-        state = rubber.state()
-        if state.finished:
-            raise engine.RubberFinishedError(len(state.hands) + 1)
-        hand, tricks = given.to_engine(state.rules, state.leader)
+    def hand_of(tally: engine.Tally) -> hands.NewHand:
+        if tally.finished:
+            raise engine.RubberFinishedError(tally.hand_count + 1)
+        hand, tricks = given.to_engine(tally.rules, tally.leader)
         trump = given.trump.value if given.trump is not None else None
-        return store.append_hand(hand, trump, tricks)(rubber)
+        return hands.NewHand(hand, trump, tricks)
 
-    return _write(rubber_id, change, body, 201)
+    return _write(rubber_id, hand_of, body, 201, hands.add_hand)
 
 
 @bp.put("/rubbers/<rubber_id>/hands/<int:number>")

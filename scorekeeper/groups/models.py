@@ -39,7 +39,7 @@ class DeviceGroup(db.Model):
 
 class GroupSeat(db.Model):
     """One named seat of a rubber in a group: what the rubber gave that player, cached from the
-    engine's fold on every write of the rubber (see group_store.refresh_seats)."""
+    engine's fold on every write of the rubber (see groups.seats)."""
 
     __tablename__ = "group_seats"
     __table_args__ = (

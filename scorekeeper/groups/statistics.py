@@ -1,18 +1,16 @@
-"""Statistics over a group's rubbers, the players' ratings and the sittings, in pure Python.
+"""Statistics over a group's rubbers and the players' ratings, in pure Python.
 
-Every figure starts from the engine's fold of a rubber (:func:`seat_records`); nothing here
-scores a hand. The database keeps these seat records on every write (``group_store``) and
-counts them in SQL; :func:`statistics` is the same count done from scratch, so the two can be
-checked against each other.
+Every figure starts from the engine's fold of a rubber (:func:`seat_records`), or from its
+running totals and one more hand (:func:`seats_after`); nothing here scores a hand. The
+database keeps these seat records on every write (``groups.seats``) and counts them as it goes
+(``groups.totals``); the tests count them again from scratch (``tests/support/recompute.py``).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from typing import Protocol
 
 from openskill.models import PlackettLuce
@@ -20,8 +18,6 @@ from openskill.models import PlackettLuce
 from scorekeeper import engine
 
 SEATS = 4
-SITTING_GAP = timedelta(hours=3)
-"""Two rubbers of the same four players further apart than this are two sittings."""
 
 
 def player_key(name: str | None) -> str:
@@ -88,19 +84,42 @@ class SeatRecord:
     point_hands: int
 
 
-def team_totals(state: engine.RubberState) -> tuple[list[int], list[int], int]:
-    """Per team, the hands won by bandeira and the card points; and the hands with points."""
-    bandeiras = [0, 0]
-    points = [0, 0]
-    point_hands = 0
-    for result in state.hands:
+@dataclass(frozen=True)
+class TeamTotals:
+    """What a rubber's hands have given each team so far, beside its games: the hands won by
+    bandeira and the card points (over the hands that had card points, as many for both)."""
+
+    bandeiras: tuple[int, int] = (0, 0)
+    card_points: tuple[int, int] = (0, 0)
+    point_hands: int = 0
+
+    def after(self, result: engine.HandResult) -> TeamTotals:
+        """The totals with one more hand.
+
+        >>> TeamTotals().after(engine.play_hand(engine.new_rubber(engine.RuleSet()),
+        ...     engine.Hand.played(120, 0, all_tricks=True)).hands[0])
+        TeamTotals(bandeiras=(1, 0), card_points=(120, 0), point_hands=1)
+        """
+        bandeiras, points, point_hands = list(self.bandeiras), list(self.card_points), 0
         if result.bandeira and result.winner is not None:
             bandeiras[result.winner] += 1
         if result.hand.points is not None:
             points[0] += result.hand.points[0]
             points[1] += result.hand.points[1]
-            point_hands += 1
-    return bandeiras, points, point_hands
+            point_hands = 1
+        return TeamTotals(
+            (bandeiras[0], bandeiras[1]),
+            (points[0], points[1]),
+            self.point_hands + point_hands,
+        )
+
+
+def team_totals(state: engine.RubberState) -> TeamTotals:
+    """What the rubber's hands gave each team, counted from every hand."""
+    totals = TeamTotals()
+    for result in state.hands:
+        totals = totals.after(result)
+    return totals
 
 
 def seat_records(
@@ -113,15 +132,24 @@ def seat_records(
     >>> first.won, first.games_won, first.pente_given, first.partner_key
     (True, 4, True, 'eva')
     """
+    return seats_after(players, state.tally, team_totals(state))
+
+
+def seats_after(
+    players: Sequence[str | None] | None, tally: engine.Tally, totals: TeamTotals
+) -> tuple[SeatRecord, ...]:
+    """The named seats of a rubber whose running totals are ``tally`` and whose hands gave
+    ``totals``: :func:`seat_records` without reading the hands, for one more hand."""
     names = seat_names(players)
-    bandeiras, points, point_hands = team_totals(state)
+    pente = engine.is_pente(tally.games, tally.winner)
+    outcome = tally.outcome.value if tally.outcome is not None else None
     records = []
     for seat, name in enumerate(names):
         if not player_key(name):
             continue
         team = engine.team_of(seat)
-        won = state.finished and state.winner == team
-        lost = state.finished and state.winner == 1 - team
+        won = tally.finished and tally.winner == team
+        lost = tally.finished and tally.winner == 1 - team
         partner = player_key(names[(seat + 2) % SEATS]) or None
         opponents = (
             player_key(names[(seat + 1) % SEATS]) or None,
@@ -135,16 +163,16 @@ def seat_records(
                 partner_key=partner,
                 opponent_keys=opponents,
                 team=team,
-                finished=state.finished,
+                finished=tally.finished,
                 won=won,
-                games_won=state.games[team],
-                games_lost=state.games[1 - team],
-                pente_given=won and state.pente,
-                pente_taken=lost and state.pente,
-                outcome=state.outcome.value if state.outcome is not None else None,
-                bandeiras=bandeiras[team],
-                card_points=points[team],
-                point_hands=point_hands,
+                games_won=tally.games[team],
+                games_lost=tally.games[1 - team],
+                pente_given=won and pente,
+                pente_taken=lost and pente,
+                outcome=outcome,
+                bandeiras=totals.bandeiras[team],
+                card_points=totals.card_points[team],
+                point_hands=totals.point_hands,
             )
         )
     return tuple(records)
@@ -313,179 +341,3 @@ class GroupStats:
         mine = [v for (a, _), v in self.versus.items() if a == key and v.won < v.rubbers]
         mine.sort(key=lambda v: (v.won / v.rubbers, -v.rubbers, v.opponent))
         return mine[:count]
-
-
-@dataclass(frozen=True)
-class RubberRecord:
-    """A rubber as the statistics see it, in the group's order."""
-
-    finished: bool
-    outcome: str | None
-    shutout: bool
-    seats: tuple[SeatRecord, ...]
-
-
-def rubber_record(players: Sequence[str | None] | None, state: engine.RubberState) -> RubberRecord:
-    return RubberRecord(
-        finished=state.finished,
-        outcome=state.outcome.value if state.outcome is not None else None,
-        shutout=state.finished and state.pente,
-        seats=seat_records(players, state),
-    )
-
-
-def add_seat(player: PlayerStats, seat: SeatRecord) -> None:
-    """Count one finished rubber's seat into a player's totals."""
-    player.rubbers += 1
-    player.won += seat.won
-    player.games_won += seat.games_won
-    player.games_lost += seat.games_lost
-    player.pentes += seat.pente_given
-    player.pentes_taken += seat.pente_taken
-    player.chapeus += seat.won and seat.outcome == "chapeu"
-    player.chapeus_taken += not seat.won and seat.outcome == "chapeu"
-    player.arrepios += seat.won and seat.outcome == "arrepio"
-    player.arrepios_taken += not seat.won and seat.outcome == "arrepio"
-    player.bandeiras += seat.bandeiras
-    player.card_points += seat.card_points
-    player.point_hands += seat.point_hands
-
-
-def statistics(rubbers: Iterable[RubberRecord]) -> GroupStats:
-    """The statistics of a group counted from scratch, its rubbers given in the group's order."""
-    stats = GroupStats()
-    outcomes: Counter[str] = Counter()
-    book: dict[str, Rating] = {}
-    rated: Counter[str] = Counter()
-    for rubber in rubbers:
-        for seat in rubber.seats:
-            stats.names[seat.key] = seat.name
-        if not rubber.finished:
-            continue
-        stats.rubbers += 1
-        if rubber.outcome:
-            outcomes[rubber.outcome] += 1
-        if rubber.shutout:
-            outcomes["shutout"] += 1
-        for seat in rubber.seats:
-            add_seat(stats.players.setdefault(seat.key, PlayerStats(seat.key)), seat)
-            if seat.partner_key is not None:
-                pair_key = (seat.key, seat.partner_key)
-                pair = stats.partners.setdefault(pair_key, PairStats(tuple(sorted(pair_key))))  # type: ignore[arg-type]
-                pair.rubbers += 1
-                pair.won += seat.won
-                pair.games_won += seat.games_won
-                pair.games_lost += seat.games_lost
-            for other in rubber.seats:
-                if other.team != seat.team:
-                    versus = stats.versus.setdefault(
-                        (seat.key, other.key), Versus(seat.key, other.key)
-                    )
-                    versus.rubbers += 1
-                    versus.won += seat.won
-        if rateable(rubber.seats):
-            book.update(rate_seats(rubber.seats, book))
-            rated.update(seat.key for seat in rubber.seats)
-    stats.outcomes = dict(outcomes)
-    for key, player in stats.players.items():
-        player.name = stats.names[key]
-        player.rating = book.get(key, Rating())
-        player.rated = rated[key]
-    return stats
-
-
-# Sittings ---------------------------------------------------------------------------------------
-
-
-def side(players: Sequence[str | None] | None, teams: Sequence[str], team: int) -> frozenset[str]:
-    """Who a team is, for telling sittings apart: its two players, or its name when a seat of
-    it is unnamed."""
-    names = seat_names(players)
-    keys = [player_key(names[seat]) for seat in range(SEATS) if engine.team_of(seat) == team]
-    if all(keys):
-        return frozenset(keys)
-    return frozenset({"team:" + player_key(teams[team])})
-
-
-@dataclass(frozen=True)
-class SittingRubber:
-    """A rubber as a sitting sees it: who played, when, and how it ended."""
-
-    id: str
-    created_at: datetime
-    previous_id: str | None
-    sides: tuple[frozenset[str], frozenset[str]]
-    """Who team 0 and team 1 were."""
-    finished: bool
-    winner: int | None
-    shutout: bool
-
-    @property
-    def table(self) -> frozenset[frozenset[str]]:
-        return frozenset(self.sides)
-
-
-def follows(earlier: SittingRubber, later: SittingRubber) -> bool:
-    """Whether ``later`` was played right after ``earlier`` at the same table."""
-    if later.previous_id == earlier.id:
-        return True
-    return later.table == earlier.table and later.created_at - earlier.created_at <= SITTING_GAP
-
-
-def sitting(rubbers: Sequence[SittingRubber], target: str) -> list[SittingRubber]:
-    """The sitting of rubber ``target``: the rubbers of the same four players around it, each
-    started within SITTING_GAP of the one before (or as its "next rubber"), in order.
-
-    ``rubbers`` are the neighbours of the target in the group's order.
-    """
-    index = next(i for i, rubber in enumerate(rubbers) if rubber.id == target)
-    table = rubbers[index].table
-    same = [rubber for rubber in rubbers if rubber.table == table or rubber.id == target]
-    at = next(i for i, rubber in enumerate(same) if rubber.id == target)
-    start = at
-    while start > 0 and follows(same[start - 1], same[start]):
-        start -= 1
-    end = at
-    while end + 1 < len(same) and follows(same[end], same[end + 1]):
-        end += 1
-    return same[start : end + 1]
-
-
-@dataclass(frozen=True)
-class SittingRow:
-    """One rubber of a sitting and the running count after it, for the sitting's two sides."""
-
-    rubber: SittingRubber
-    flipped: bool
-    """Whether the rubber's team 0 is the sitting's second side."""
-    rubbers: tuple[int, int]
-    pentes: tuple[int, int]
-
-
-def running_count(rubbers: Sequence[SittingRubber]) -> list[SittingRow]:
-    """The paper sheet's running count: rubbers and pentes won by each side of the sitting,
-    the first rubber's team 0 being side 0.
-
-    >>> a, b = frozenset({"ana", "eva"}), frozenset({"rui", "zé"})
-    >>> when = datetime(2026, 1, 1)
-    >>> rows = running_count([
-    ...     SittingRubber("1", when, None, (a, b), True, 0, True),
-    ...     SittingRubber("2", when, "1", (b, a), True, 0, False),
-    ... ])
-    >>> [(row.rubbers, row.pentes) for row in rows]
-    [((1, 0), (1, 0)), ((1, 1), (1, 0))]
-    """
-    if not rubbers:
-        return []
-    first = rubbers[0].sides[0]
-    won = [0, 0]
-    pentes = [0, 0]
-    rows = []
-    for rubber in rubbers:
-        flipped = rubber.sides[0] != first
-        if rubber.finished and rubber.winner is not None:
-            winner = rubber.winner ^ flipped
-            won[winner] += 1
-            pentes[winner] += rubber.shutout
-        rows.append(SittingRow(rubber, flipped, (won[0], won[1]), (pentes[0], pentes[1])))
-    return rows

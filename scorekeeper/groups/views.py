@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.groups import charts, statistics
+from scorekeeper.groups import charts, sittings, statistics
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.forms import GroupRubberForm, NewGroupForm
 from scorekeeper.groups.models import Group
@@ -272,9 +272,9 @@ def move(group_id: str, rubber_id: str) -> Response:
 def sitting(rubber_id: str) -> str:
     """The rubbers of the same four players one after another: each cross, the running count."""
     rubber = rubber_or_404(rubber_id)
-    around = group_store.neighbours(rubber)
-    views = [group_store.sitting_view(r) for r in around]
-    rows = statistics.running_count(statistics.sitting(views, rubber.id))
+    around = sittings.neighbours(rubber)
+    views = [sittings.sitting_view(r) for r in around]
+    rows = sittings.running_count(sittings.sitting(views, rubber.id))
     ids = [row.rubber.id for row in rows]
     loaded = {
         r.id: r

@@ -43,7 +43,7 @@ class Rubber(db.Model):
     winner: Mapped[int | None]
     outcome: Mapped[str | None] = mapped_column(String(16))
     # The rest of the engine's Tally: with it the next hand is scored without reading the
-    # others (store.record_hand). A rubber stored before these columns has no dealer until
+    # others (rubbers.hands). A rubber stored before these columns has no dealer until
     # its next write.
     dealer: Mapped[int | None]
     pending_extra: Mapped[int] = mapped_column(default=0, server_default="0")

@@ -1,24 +1,20 @@
-"""The writes of a rubber, shared by the pages and the API.
+"""The writes of a rubber but the new hand: starting one, its edit rights, and the general
+write of an edit or an undo, shared by the pages and the API.
 
-Every write folds the hands again with the engine, refreshes the cached totals, and bumps the
-rubber's version in the same transaction; two phones writing at once cannot lose a hand.
+The general write folds the hands again with the engine, refreshes the cached totals, and bumps
+the rubber's version in the same transaction; two phones writing at once cannot lose a hand. A
+new hand is added by ``hands``, from the totals alone (docs/decisions.md, "Performance").
 """
 
 from __future__ import annotations
 
 import base64
-import contextlib
-import fcntl
-import functools
 import hashlib
 import hmac
 import json
-import logging
-import os
 import re
 import secrets
-import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +28,6 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import DeviceRubber, Hand, Rubber, WriteKey
 from scorekeeper.web.columns import WRITE_KEY_LENGTH, utcnow
-
-logger = logging.getLogger(__name__)
 
 RETRIES = 8
 RACE_SQLSTATES = frozenset({"40001", "40P01"})
@@ -98,33 +92,13 @@ TALLY_COLUMNS = tuple(tally_columns(engine.Tally(engine.RuleSet())))
 """The columns of a rubber's row that keep the engine's Tally (with its rules)."""
 
 
-@functools.lru_cache(maxsize=256)
-def _rule_set(settings: tuple[tuple[str, Any], ...]) -> engine.RuleSet:
-    """A stored rules object read once: the tables of a café play the same few rule sets."""
-    return engine.RuleSet.from_dict(dict(settings))
-
-
-def _tally(row: sa.Row[Any]) -> engine.Tally:
-    """The engine's running totals as the rubber's row keeps them."""
-    return engine.Tally(
-        rules=_rule_set(tuple(sorted(row.rules.items()))),
-        hand_count=row.hand_count,
-        games=(row.games0, row.games1),
-        pending_extra=row.pending_extra,
-        pending_multiplier=row.pending_multiplier,
-        finished=row.finished,
-        winner=row.winner,
-        outcome=engine.Outcome(row.outcome) if row.outcome else None,
-        dealer=row.dealer,
-        brink=(row.brink0, row.brink1),
-    )
-
-
-rubber_written = Namespace().signal("rubber-written")
-"""Sent inside the write of a rubber that belongs to a group, before it is committed, with
-``state`` (the engine's fold as written) and ``counted`` (what the rubber's cached result was
-before, or None for a rubber new to the group). The groups subscribe to it: a rubber knows
-nothing of groups, and what they count is written in the same transaction as the hand."""
+signals = Namespace()
+rubber_written = signals.signal("rubber-written")
+"""Sent inside the general write of a rubber that belongs to a group, before it is committed,
+with ``state`` (the engine's fold as written) and ``counted`` (what the rubber's cached result
+was before, or None for a rubber new to the group). The groups subscribe to it: a rubber knows
+nothing of groups, and what they count is written in the same transaction as the change. A new
+hand sends ``hands.hand_recorded`` instead."""
 
 
 def refresh(rubber: Rubber, state: engine.RubberState) -> None:
@@ -217,7 +191,7 @@ def can_edit(device: str | None, rubber: Rubber) -> bool:
     return bool(device) and db.session.get(DeviceRubber, (device, rubber.id)) is not None
 
 
-def _lost_a_race(error: OperationalError) -> bool:
+def lost_a_race(error: OperationalError) -> bool:
     """Whether another write held the lock (SQLite) or won the race (PostgreSQL)."""
     if getattr(error.orig, "sqlstate", None) in RACE_SQLSTATES:
         return True
@@ -254,7 +228,7 @@ def write(
 
     Raises :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
     """
-    _check_key(key)
+    check_key(key)
     digest = body_hash(body)
     for attempt in range(RETRIES):
         try:
@@ -263,7 +237,7 @@ def write(
             )
         except (StaleDataError, IntegrityError, OperationalError) as error:
             db.session.rollback()
-            if isinstance(error, OperationalError) and not _lost_a_race(error):
+            if isinstance(error, OperationalError) and not lost_a_race(error):
                 raise
             if version is not None and isinstance(error, StaleDataError):
                 raise Conflict("stale") from error
@@ -275,7 +249,7 @@ def write(
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _check_key(key: str | None) -> None:
+def check_key(key: str | None) -> None:
     if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
         # Callers validate first; this keeps PostgreSQL from being the one to say it.
         raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
@@ -323,225 +297,12 @@ def _write_once(
     return Written(rubber, state, status, response)
 
 
-@dataclass(frozen=True)
-class Recorded:
-    """A hand recorded by :func:`record_hand`: what it added (None for the repeat of a hand
-    already recorded under the same write key), and the rubber's team names to say it with."""
-
-    teams: tuple[str, str]
-    result: engine.HandResult | None
-    repeated: bool = False
-
-
-class NotAllowed(Exception):
-    """The device may not write to the rubber: it has not opened the edit link."""
-
-
-class _Fold(Exception):
-    """This hand takes the general write: a rubber of a group, or one without its tally."""
-
-
-RUBBERS, HANDS, WRITE_KEYS = Rubber.__table__, Hand.__table__, WriteKey.__table__
-DEVICE_RUBBERS = DeviceRubber.__table__
-
-_READ_FOR_A_HAND = (
-    sa.select(
-        RUBBERS.c.version,
-        RUBBERS.c.team0,
-        RUBBERS.c.team1,
-        RUBBERS.c.rules,
-        RUBBERS.c.group_id,
-        *(RUBBERS.c[name] for name in TALLY_COLUMNS),
-        DEVICE_RUBBERS.c.device,
-    )
-    .outerjoin(
-        DEVICE_RUBBERS,
-        sa.and_(
-            DEVICE_RUBBERS.c.rubber_id == RUBBERS.c.id,
-            DEVICE_RUBBERS.c.device == sa.bindparam("device"),
-        ),
-    )
-    .where(RUBBERS.c.id == sa.bindparam("rubber_id"))
-)
-"""The rubber's tally and this device's right to write to it."""
-
-_READ_KEY = sa.select(WRITE_KEYS.c.body_hash).where(
-    WRITE_KEYS.c.rubber_id == sa.bindparam("rubber_id"),
-    WRITE_KEYS.c.key == sa.bindparam("key"),
-)
-
-
-def record_hand(
-    rubber_id: str,
-    device: str,
-    hand: engine.Hand,
-    *,
-    trump: str | None = None,
-    key: str | None = None,
-    body: Any = None,
-    version: int | None = None,
-) -> Recorded:
-    """Add one hand to the rubber if ``device`` may write to it: the write of the hand form.
-
-    A few statements, without loading the rubber's hands: the rubber's row with its tally and
-    this device's right, and the write key, are read; the engine scores the hand from the tally
-    (:func:`~scorekeeper.engine.next_hand`); then the row's new totals are written on condition
-    that its version is still the one read, with the hand and the key. Another write in between
-    leaves the condition false, and all is read again. A rubber of a group, whose players'
-    totals move with every hand, and a rubber stored before its tally was, take :func:`write`.
-
-    Raises LookupError (no such rubber), :class:`NotAllowed` (the device may not write to it),
-    :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
-    """
-    _check_key(key)
-    digest = body_hash(body)
-    for attempt in range(RETRIES):
-        try:
-            with db.engine.connect() as connection:
-                return _record_once(
-                    connection, rubber_id, device, hand, trump, key, digest, version
-                )
-        except _Fold:
-            written = write(
-                rubber_id, append_hand(hand, trump), key=key, body=body, version=version
-            )
-            result = None if written.repeated else written.state.hands[-1]
-            return Recorded(written.rubber.teams, result, written.repeated)
-        except (_Overtaken, IntegrityError, OperationalError) as error:
-            if isinstance(error, OperationalError) and not _lost_a_race(error):
-                raise
-            # Read again: the key first (a double tap that lost the race to itself is the
-            # repeat it is), then the version the page was sent from (stale if it moved).
-            if attempt == RETRIES - 1:
-                raise Conflict("busy") from error
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-class _Overtaken(Exception):
-    """Another write changed the rubber between the read and the write."""
-
-
-_WRITE_TALLY = (
-    RUBBERS.update()
-    .where(RUBBERS.c.id == sa.bindparam("rubber_id"), RUBBERS.c.version == sa.bindparam("read"))
-    .values({name: sa.bindparam(name) for name in ("version", "updated_at", *TALLY_COLUMNS)})
-)
-"""The rubber's new totals, written only over the version they were counted from."""
-
-
-_writer_locks: dict[tuple[int, str], tuple[threading.Lock, int]] = {}
-"""This process's turn for each SQLite database: a lock for its threads, and its open lock file
-(opened after a fork, not shared with the parent: flock holds per open file, so the threads
-of one process would all hold it at once)."""
-_opening = threading.Lock()
-
-
-@contextlib.contextmanager
-def _one_writer(connection: sa.Connection) -> Iterator[None]:
-    """On a SQLite file, writers of this kind take turns: a thread at its process's lock, then
-    the process at a lock file beside the database (an flock).
-
-    SQLite lets one writer in at a time, and a second one polls, sleeping a millisecond then
-    more, however soon the first is done; two gunicorn workers recording hands spent most of
-    their time so. Waiting at a lock, a writer is woken as soon as the other is through.
-    The database's own lock still decides: this only makes the queue.
-    """
-    database = connection.engine.url.database
-    if connection.dialect.name != "sqlite" or not database or database == ":memory:":
-        yield
-        return
-    place = (os.getpid(), database)
-    with _opening:
-        if place not in _writer_locks:
-            try:
-                opened = os.open(f"{database}-writer.lock", os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as error:  # a folder the app may not write in: SQLite's lock alone
-                logger.warning("no writer lock file beside %s: %s", database, error)
-                opened = -1
-            _writer_locks[place] = (threading.Lock(), opened)
-        threads, lock_file = _writer_locks[place]
-    with threads:
-        if lock_file >= 0:
-            fcntl.flock(lock_file, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            if lock_file >= 0:
-                fcntl.flock(lock_file, fcntl.LOCK_UN)
-
-
-def _record_once(
-    connection: sa.Connection,
-    rubber_id: str,
-    device: str,
-    hand: engine.Hand,
-    trump: str | None,
-    key: str | None,
-    digest: str,
-    version: int | None,
-) -> Recorded:
-    row = connection.execute(_READ_FOR_A_HAND, {"rubber_id": rubber_id, "device": device}).first()
-    if row is None:
-        raise LookupError(rubber_id)
-    if row.device is None:
-        raise NotAllowed(rubber_id)
-    teams = (row.team0, row.team1)
-    if key is not None:
-        seen = connection.execute(_READ_KEY, {"rubber_id": rubber_id, "key": key}).first()
-        if seen is not None:
-            if seen.body_hash != digest:
-                raise Conflict("key_reused")
-            return Recorded(teams, None, repeated=True)
-    if version is not None and version != row.version:
-        raise Conflict("stale")
-    if row.group_id is not None or row.dealer is None:
-        raise _Fold
-    tally, result = engine.next_hand(_tally(row), hand)
-    now = utcnow()
-    with _one_writer(connection):
-        written = connection.execute(
-            _WRITE_TALLY,
-            {"rubber_id": rubber_id, "read": row.version, "version": row.version + 1}
-            | {"updated_at": now}
-            | tally_columns(tally),
-        )
-        if written.rowcount != 1:
-            raise _Overtaken(rubber_id)
-        connection.execute(
-            HANDS.insert(),
-            {
-                "rubber_id": rubber_id,
-                "number": result.number,
-                "kind": hand.kind.value,
-                "points0": hand.points[0] if hand.points else None,
-                "points1": hand.points[1] if hand.points else None,
-                "all_tricks": hand.all_tricks,
-                "team": hand.team,
-                "trump": trump,
-                "tricks": None,
-                "created_at": now,
-            },
-        )
-        if key is not None:
-            connection.execute(
-                WRITE_KEYS.insert(),
-                {
-                    "rubber_id": rubber_id,
-                    "key": key,
-                    "body_hash": digest,
-                    "status": 200,
-                    "response": None,
-                    "created_at": now,
-                },
-            )
-        connection.commit()
-    return Recorded(teams, result)
-
-
 def append_hand(
     hand: engine.Hand, trump: str | None = None, tricks: list[list[str]] | None = None
 ) -> Change:
-    """The change that records one more hand."""
+    """The change that records one more hand through the general write, folding every hand:
+    left for the card entry's replay (``card_entry.save``) until it moves to
+    :func:`scorekeeper.rubbers.hands.add_hand`, the one path of every other new hand."""
 
     def change(rubber: Rubber) -> engine.RubberState:
         before = rubber.state()

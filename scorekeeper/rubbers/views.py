@@ -26,7 +26,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import drawings, store
+from scorekeeper.rubbers import drawings, hands, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
@@ -252,13 +252,13 @@ def grant(rubber_id: str, key: str) -> Response:
 @bp.post("/r/<rubber_id>/hands")
 def record_hand(rubber_id: str) -> Any:
     """A hand from the form: the busiest write, so it reads no more than it must (see
-    store.record_hand); a refusal is answered with the whole page, loaded the usual way."""
+    hands.record_hand); a refusal is answered with the whole page, loaded the usual way."""
     device = current_device()
     form = HandForm()
     if not store.is_token(rubber_id) or not device or not form.validate():
         return _refused(editable_or_403(rubber_id), form)
     try:
-        recorded = store.record_hand(
+        recorded = hands.record_hand(
             rubber_id,
             device,
             form.engine_hand(),
@@ -269,7 +269,7 @@ def record_hand(rubber_id: str) -> Any:
         )
     except LookupError:
         abort(404)
-    except store.NotAllowed:
+    except hands.NotAllowed:
         abort(403)
     except engine.ScoringError as error:
         form.points.errors = [*form.points.errors, wording.engine_error(error)]

@@ -11,11 +11,11 @@ from __future__ import annotations
 import hashlib
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Hashable, Mapping
 from pathlib import Path
 from typing import Any
 
+from cachetools import LRUCache
 from flask import Flask, Response, current_app
 
 from scorekeeper.web import delivery
@@ -25,26 +25,20 @@ PAGES_KEPT = 256
 
 
 class _Kept:
-    """A bounded least-recently-used map."""
+    """A bounded least-recently-used map: cachetools' LRUCache, one thread at a time (the
+    development server answers in threads; cachetools leaves locking to its caller)."""
 
     def __init__(self, size: int) -> None:
-        self.size = size
-        self._items: OrderedDict[Hashable, Any] = OrderedDict()
-        self._lock = threading.Lock()  # the development server answers in threads
+        self._items: LRUCache[Hashable, Any] = LRUCache(maxsize=size)
+        self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Any:
         with self._lock:
-            found = self._items.get(key)
-            if found is not None:
-                self._items.move_to_end(key)
-            return found
+            return self._items.get(key)
 
     def put(self, key: Hashable, value: Any) -> None:
         with self._lock:
             self._items[key] = value
-            self._items.move_to_end(key)
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
 
     def __len__(self) -> int:
         return len(self._items)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
+from cachetools import TLRUCache
 from flask import Flask, Request, Response, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature, URLSafeTimedSerializer
@@ -28,6 +28,11 @@ end of the cookie's own life)."""
 _VERIFIED_LOCK = threading.Lock()  # the development server answers in threads
 
 
+def _until(_key: Any, value: tuple[float, dict[str, Any]], _now: float) -> float:
+    """When a remembered cookie is to be verified again: kept beside its session."""
+    return value[0]
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The signed-cookie session, marked Secure whenever the request came over HTTPS.
 
@@ -41,15 +46,14 @@ class SessionInterface(SecureCookieSessionInterface):
         serializer = self.get_signing_serializer(app)
         if not cookie or serializer is None:
             return super().open_session(app, request)
-        verified: OrderedDict[tuple[Any, str], tuple[float, dict[str, Any]]]
-        verified = app.extensions.setdefault("verified_sessions", OrderedDict())
+        verified: TLRUCache[tuple[Any, str], tuple[float, dict[str, Any]]]
+        verified = app.extensions["verified_sessions"]
         key = (app.secret_key, cookie)  # a new secret key trusts no cookie signed with the old
         now = time.monotonic()
         with _VERIFIED_LOCK:
-            seen = verified.get(key)
-            if seen is not None and now < seen[0]:
-                verified.move_to_end(key)
-                return self.session_class(_copied(seen[1]))
+            seen = verified.get(key)  # None once its time is up
+        if seen is not None:
+            return self.session_class(_copied(seen[1]))
         # As Flask's own open_session, with the time the cookie was signed: it is remembered
         # an hour at most, and never past the end of its life.
         lifetime = app.permanent_session_lifetime.total_seconds()
@@ -62,8 +66,6 @@ class SessionInterface(SecureCookieSessionInterface):
             left = lifetime - (datetime.now(UTC) - signed).total_seconds()
             with _VERIFIED_LOCK:
                 verified[key] = (now + min(VERIFIED_FOR, left), _copied(dict(session)))
-                while len(verified) > VERIFIED_KEPT:
-                    verified.popitem(last=False)
         return session
 
     def get_cookie_secure(self, app: Flask) -> bool:
@@ -108,4 +110,6 @@ def _copied(value: Any) -> Any:
 
 def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
+    # cachetools' time-aware LRU: the least recently seen forgotten first, each at its time.
+    app.extensions["verified_sessions"] = TLRUCache(VERIFIED_KEPT, _until, timer=time.monotonic)
     app.after_request(_headers)

@@ -15,7 +15,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.groups import statistics
+from scorekeeper.groups import statistics, totals
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import Group
 from scorekeeper.rubbers.models import Hand as HandRow
@@ -25,6 +25,7 @@ from tests.support.api_calls import new_group, new_rubber, play
 from tests.support.apps import counted_queries
 from tests.support.bulk import bulk_group
 from tests.support.fuzzing import FUZZ_SETTINGS, detach
+from tests.support.recompute import full_recompute
 
 WRONG_KEY = "not-the-key-of-this-group-at-all"
 
@@ -246,7 +247,7 @@ def test_export_then_import_into_an_empty_group_gives_the_same_statistics(
     assert {r["origin"] for r in body["rubbers"]} == {r["id"] for r in exported["rubbers"]}
     assert stats_without_ids(client, empty["id"]) == stats_without_ids(client, group_id)
     with app.app_context():
-        assert group_store.stats(empty["id"]) == group_store.full_recompute(empty["id"])
+        assert group_store.stats(empty["id"]) == full_recompute(empty["id"])
     # The unfinished rubber can go on from its copy's edit link.
     in_play = next(r for r in body["rubbers"] if r["origin"] == exported["rubbers"][-1]["id"])
     copy = {"id": in_play["id"], "edit_key": in_play["edit_key"]}
@@ -360,14 +361,14 @@ def assert_totals_are_the_recount(app: Flask, group_id: str, step: object) -> st
     ratings), a recount from its seat rows, and its rubbers counted."""
     with app.app_context():
         cached = group_store.stats(group_id)
-        assert cached == group_store.full_recompute(group_id), step
+        assert cached == full_recompute(group_id), step
         counted = db.session.execute(
             sa.select(sa.func.count(), sa.func.count().filter(Rubber.finished)).where(
                 Rubber.group_id == group_id
             )
         ).one()
         assert group_store.rubber_counts(group_id) == tuple(counted), step
-        group_store.recount(group_id)
+        totals.recount(group_id)
         assert group_store.stats(group_id) == cached, step
         assert group_store.rubber_counts(group_id) == tuple(counted), step
         db.session.rollback()
@@ -474,7 +475,7 @@ def test_queries_per_page_do_not_grow_with_the_group(app: Flask) -> None:
     small = bulk_group(app, 100, "small")
     large = bulk_group(app, 2000, "large")
     with app.app_context():
-        assert group_store.stats(small[0]) == group_store.full_recompute(small[0])
+        assert group_store.stats(small[0]) == full_recompute(small[0])
     assert queries_per_page(app, *small, page=3) == queries_per_page(app, *large, page=60)
     few = queries_per_page(app, *large, page=2)
     assert max(few.values()) <= 10, few

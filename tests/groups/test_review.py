@@ -12,10 +12,11 @@ from openskill.models import PlackettLuce
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.groups import statistics
+from scorekeeper.groups import sittings, statistics
 from scorekeeper.groups import store as group_store
 from scorekeeper.rubbers import store
 from tests.support.api_calls import new_group, new_rubber, play
+from tests.support.recompute import full_recompute
 
 # Seats 0 and 2 are team 0, seats 1 and 3 team 1. Points are team 0's and team 1's.
 RUBBERS: list[tuple[list[str], list[dict[str, Any]]]] = [
@@ -149,7 +150,7 @@ def test_ratings_follow_openskill_rubber_by_rubber(client: FlaskClient, group: s
 def test_the_cache_equals_a_full_recompute_from_the_hands(app: Flask, group: str) -> None:
     with app.app_context():
         cached = group_store.stats(group)
-        folded = group_store.full_recompute(group)
+        folded = full_recompute(group)
         assert cached == folded
         assert cached.names["zé"] == "ZÉ"  # the latest spelling, from the rubber in play
 
@@ -192,8 +193,8 @@ def test_sittings_follow_the_same_four_players() -> None:
     start = datetime(2026, 5, 1, 21, 0)
 
     def rubber(ident: str, minutes: int, sides: tuple[frozenset[str], frozenset[str]],
-               winner: int, shutout: bool = False) -> statistics.SittingRubber:  # fmt: skip
-        return statistics.SittingRubber(
+               winner: int, shutout: bool = False) -> sittings.SittingRubber:  # fmt: skip
+        return sittings.SittingRubber(
             ident, start + timedelta(minutes=minutes), None, sides, True, winner, shutout
         )
 
@@ -204,9 +205,9 @@ def test_sittings_follow_the_same_four_players() -> None:
         rubber("2", 30, (b, a), 0),  # sides swapped at the table: b wins
         rubber("3", 60, (a, b), 1, True),
     ]
-    found = statistics.sitting(rubbers, "2")
+    found = sittings.sitting(rubbers, "2")
     assert [r.id for r in found] == ["1", "2", "3"]
-    rows = statistics.running_count(found)
+    rows = sittings.running_count(found)
     assert [row.rubbers for row in rows] == [(1, 0), (1, 1), (1, 2)]
     assert [row.pentes for row in rows] == [(1, 0), (1, 0), (1, 1)]
     assert [row.flipped for row in rows] == [False, True, False]
@@ -238,7 +239,7 @@ def test_a_rubber_edited_after_it_finished_rates_again(
     assert after["Ana"]["rubbers"] == before["Ana"]["rubbers"] - 1
     assert after["Ana"]["rating_mu"] != before["Ana"]["rating_mu"]
     with app.app_context():
-        assert group_store.stats(group) == group_store.full_recompute(group)
+        assert group_store.stats(group) == full_recompute(group)
 
 
 def test_the_examples_in_the_docstrings_hold() -> None:

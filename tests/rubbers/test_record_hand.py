@@ -1,4 +1,4 @@
-"""The hand form's lean write (``store.record_hand``), proven on a real database.
+"""The one path that adds a hand (``hands.record_hand``), proven on a real database.
 
 A phone opens the rubber's page and posts its hand form as a browser would: the CSRF token, the
 write key and the version the page carries, the team that is checked, and what the person
@@ -6,11 +6,12 @@ chose. Nothing is mocked: the app runs with CSRF on over its own SQLite file (or
 
 After every hand the rubber's row keeps the engine's tally of its stored hands (the full fold
 ``rubber.state()``, and the fold of the hands that were sent), the stored hands are the ones
-sent, in order, and the page says what the hand earned. The lean way (no hand read, one
-conditional UPDATE) is told from the general one (``store.write``, which folds the hands) by
-the statements each sends. A rubber of a group and one stored before its tally take the general
-way; a write that lands between the lean read and its write is retried, or refused as stale
-when the form carried a version; refusals store nothing; SQLite writers queue at the flock.
+sent, in order, and the page says what the hand earned. The statements each hand sends show the
+way it went: one conditional UPDATE of the row's whole tally, and no hand read (a rubber stored
+before its tally reads its hands once). A rubber of a group takes the same way, its group's
+seats and totals moved in the same transaction, and equal to a full recompute after every hand;
+a write that lands between the read and the write is retried, or refused as stale when the form
+carried a version; refusals store nothing; SQLite writers queue at the lock file.
 """
 
 from __future__ import annotations
@@ -43,10 +44,12 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.groups import statistics
 from scorekeeper.groups import store as group_store
-from scorekeeper.rubbers import store
+from scorekeeper.rubbers import hands, store
 from scorekeeper.rubbers.models import Hand, Rubber, WriteKey
-from scorekeeper.web import wording
+from scorekeeper.web import sqlite, wording
+from tests.support import api_calls
 from tests.support.apps import counted_queries, fresh_app, served, snapshot
+from tests.support.recompute import full_recompute
 
 SECRET = "record-hand-test"
 ALREADY = "That hand was already recorded: here is the score."
@@ -281,17 +284,25 @@ def reads_hands(statements: list[str]) -> bool:
     return any(re.search(r"\bFROM hands\b", statement) for statement in statements)
 
 
-def went_the_lean_way(statements: list[str]) -> bool:
-    """The statements of store.record_hand's own write: the row with the device's right, maybe
-    the write key, one conditional UPDATE of the tally, the hand, maybe the key; no hand read."""
+GROUP_TABLES = re.compile(
+    r"\b(groups|group_seats|group_players|group_partners|group_opponents|group_outcomes)\b"
+)
+
+
+def went_the_lean_way(statements: list[str], *, group: bool = False, ends: bool = False) -> bool:
+    """The statements of the tally path: the row with the device's right, maybe the write key,
+    one conditional UPDATE of the whole tally, the hand, maybe the key; no hand read. In a
+    group, the group's own statements besides (its lock, the rubber's seat rows: four; more
+    for the hand that ends the rubber, which counts it and rates again), on its tables only."""
     updates = [s for s in statements if s.lstrip().upper().startswith("UPDATE RUBBERS")]
-    return (
-        not reads_hands(statements)
-        and len(updates) == 1
-        and "brink0" in updates[0]
-        and "dealer" in updates[0]
-        and len(statements) <= 5
+    whole_tally = len(updates) == 1 and all(
+        re.search(rf"\b{name}=", updates[0]) for name in store.TALLY_COLUMNS
     )
+    rubbers = [s for s in statements if not GROUP_TABLES.search(s)]
+    lean = not reads_hands(statements) and whole_tally and len(rubbers) <= 5
+    if not group:
+        return lean and len(statements) <= 5
+    return lean and (ends or len(statements) <= 9)
 
 
 class Table:
@@ -313,7 +324,7 @@ class Table:
 
     def record(self, choice: dict[str, str], *, lean: bool) -> Stored:
         """Record the hand from the page's form; check what is stored, what the page says, and
-        which way the write went."""
+        which way the write went (``lean``: reading no hand)."""
         before = stored(self.app, self.id)
         data = {**self.phone.form(self.id), **choice}
         with counted_queries(self.app) as statements:
@@ -325,9 +336,13 @@ class Table:
         after = self.check()
         assert after.version == before.version + 1
         assert after.group_id == before.group_id
-        # The way it went: the lean write reads no hand; the general one folds them all.
-        assert went_the_lean_way(statements) is lean, statements
+        # The way it went: the tally path reads no hand; a rubber without its tally folds them.
+        group = after.group_id is not None
+        ends = bool(after.columns["finished"])
+        assert went_the_lean_way(statements, group=group, ends=ends) is lean, statements
         assert reads_hands(statements) is not lean, statements
+        updates = [s for s in statements if s.lstrip().upper().startswith("UPDATE RUBBERS")]
+        assert len(updates) == 1 and "brink0" in updates[0] and "dealer" in updates[0], statements
         # The page says what this hand earned, as the engine scores it.
         reference = engine.replay(self.rules, map(engine_input, self.rows), self.first_dealer)
         teams = self.teams()
@@ -537,7 +552,9 @@ def test_a_rubber_stored_before_its_tally_folds_once_then_goes_the_lean_way(app:
 # 3. A rubber in a group ----------------------------------------------------------------------
 
 
-def start_in_group(phone: Phone, group_id: str) -> str:
+def start_in_group(
+    phone: Phone, group_id: str, players: tuple[str, str, str, str] = ("Ana", "Rui", "Eva", "Zé")
+) -> str:
     token = Page(phone.client.get(f"/g/{group_id}/rubbers/new").get_data(as_text=True)).csrf
     assert token
     response = phone.client.post(
@@ -545,10 +562,7 @@ def start_in_group(phone: Phone, group_id: str) -> str:
         data={
             "csrf_token": token,
             "action": "start",
-            "player0": "Ana",
-            "player1": "Rui",
-            "player2": "Eva",
-            "player3": "Zé",
+            **{f"player{seat}": name for seat, name in enumerate(players)},
             "preset": "portugal",
             "first_dealer": "0",
         },
@@ -557,23 +571,28 @@ def start_in_group(phone: Phone, group_id: str) -> str:
     return rubber_id_of(response.location)
 
 
-def test_a_rubber_in_a_group_keeps_the_groups_totals(app: Flask) -> None:
-    phone = Phone(app)
+def new_group(phone: Phone) -> str:
     made = phone.client.post("/groups/new", data={"csrf_token": phone.token(), "name": "Tasca"})
     assert made.status_code == 302
-    group_id = made.location.rsplit("/", 1)[-1]
+    return str(made.location.rsplit("/", 1)[-1])
 
-    def totals_are_a_full_recompute() -> statistics.GroupStats:
-        with app.app_context():
-            kept = group_store.stats(group_id)
-            assert kept == group_store.full_recompute(group_id)
-            db.session.remove()
-            return kept
 
+def totals_are_a_full_recompute(app: Flask, group_id: str) -> statistics.GroupStats:
+    """The group's stored totals equal those counted from scratch from every stored hand."""
+    with app.app_context():
+        kept = group_store.stats(group_id)
+        assert kept == full_recompute(group_id)
+        db.session.remove()
+        return kept
+
+
+def test_a_rubber_in_a_group_keeps_the_groups_totals(app: Flask) -> None:
+    phone = Phone(app)
+    group_id = new_group(phone)
     pente = Table(app, phone, start_in_group(phone, group_id))
     arrepio = Table(app, phone, start_in_group(phone, group_id))
     assert stored(app, pente.id).group_id == group_id
-    hands = [
+    played = [
         (arrepio, {"team": "1", "points": "75"}),
         (pente, {"team": "0", "points": "95"}),
         (arrepio, {"team": "1", "points": "95"}),
@@ -582,14 +601,101 @@ def test_a_rubber_in_a_group_keeps_the_groups_totals(app: Flask) -> None:
         (arrepio, {"team": "0", "points": "95"}),
         (arrepio, {"action": "revoke-1"}),
     ]
-    for table, choice in hands:
-        table.record(choice, lean=False)
-        totals_are_a_full_recompute()
-    kept = totals_are_a_full_recompute()
+    for table, choice in played:
+        table.play(**choice)  # the tally path, the group's totals moved by the hand alone
+        totals_are_a_full_recompute(app, group_id)
+    kept = totals_are_a_full_recompute(app, group_id)
     assert kept.rubbers == 2
     assert kept.outcomes == {"pente": 1, "arrepio": 1, "shutout": 1}
     ana = kept.players["ana"]
     assert (ana.rubbers, ana.won) == (2, 2)
+
+
+def seat_rows(app: Flask, rubber_id: str) -> list[tuple[Any, ...]]:
+    with app.app_context():
+        seats = sa.table("group_seats", sa.column("rubber_id"), sa.column("seat"))
+        rows = db.session.execute(
+            sa.select(sa.text("*")).select_from(seats).where(seats.c.rubber_id == rubber_id)
+        ).all()
+        db.session.remove()
+        return sorted(tuple(row) for row in rows)
+
+
+def test_a_group_rubber_without_its_tally_or_a_seat_row_is_folded_once(app: Flask) -> None:
+    """A rubber of a group stored before its tally, or whose seat rows lack a named seat, folds
+    its hands for that one hand (and the group's totals still equal a full recompute), then
+    takes the tally path again; a seat left unnamed has no row to move."""
+    phone = Phone(app)
+    group_id = new_group(phone)
+    table = Table(app, phone, start_in_group(phone, group_id, ("Ana", "Rui", "", "Zé")))
+    assert len(seat_rows(app, table.id)) == 3
+    table.play(team="1", points="75")
+    table.play(action="tie")
+    totals_are_a_full_recompute(app, group_id)
+    with app.app_context():
+        db.session.execute(
+            sa.update(Rubber)
+            .where(Rubber.id == table.id)
+            .values(dealer=None, pending_extra=0, pending_multiplier=1, brink0=False, brink1=False)
+        )
+        db.session.commit()
+        db.session.remove()
+    after = table.record({"team": "0", "points": "95"}, lean=False)  # the tie carried: 3-1
+    assert (after.columns["games0"], after.columns["games1"]) == (3, 1)
+    totals_are_a_full_recompute(app, group_id)
+    kept = seat_rows(app, table.id)
+    with app.app_context():
+        db.session.execute(
+            sa.text("DELETE FROM group_seats WHERE rubber_id = :id AND seat = 1"), {"id": table.id}
+        )
+        db.session.commit()
+        db.session.remove()
+    table.record({"team": "1", "points": "70"}, lean=False)  # 3-2; Rui's row written again
+    rows = seat_rows(app, table.id)
+    assert [row[1] for row in rows] == [row[1] for row in kept] == [0, 1, 3]
+    totals_are_a_full_recompute(app, group_id)
+    table.play(team="1", points="61")  # 3-3
+    ended = table.play(team="0", points="100")  # a capote: 5-3, won
+    assert ended.columns["finished"] and ended.columns["winner"] == 0
+    kept_stats = totals_are_a_full_recompute(app, group_id)
+    assert kept_stats.rubbers == 1 and kept_stats.players["ana"].won == 1
+    assert "" not in kept_stats.players
+
+
+def test_the_apis_hand_takes_the_same_path_and_answers_with_the_rubber(app: Flask) -> None:
+    """POST /api/v1/rubbers/<id>/hands adds its hand the same way, in a group or not: one
+    conditional UPDATE of the whole tally, no hand read before it (its answer, the whole rubber,
+    reads them after the write, in the same transaction, and is kept with the key)."""
+    client = app.test_client()
+    group = api_calls.new_group(client)
+    for in_group in (False, True):
+        players = ["Ana", "Rui", "Eva", "Zé"]
+        rubber = api_calls.new_rubber(client, group if in_group else None, players=players)
+        api_calls.play(client, rubber, {"points": [70, 50]})
+        url, headers = f"/api/v1/rubbers/{rubber['id']}/hands", {"X-Edit-Key": rubber["edit_key"]}
+        body = {"points": [30, 90], "key": "api-1"}
+        with counted_queries(app) as statements:
+            first = client.post(url, json=body, headers=headers)
+        assert first.status_code == 201, first.get_json()
+        written = [
+            index
+            for index, statement in enumerate(statements)
+            if statement.lstrip().upper().startswith("UPDATE RUBBERS")
+        ]
+        assert len(written) == 1, statements
+        assert all(
+            re.search(rf"\b{name}=", statements[written[0]]) for name in store.TALLY_COLUMNS
+        ), statements
+        assert not reads_hands(statements[: written[0]]), statements
+        answer = first.get_json()
+        assert answer["games"] == [1, 1] and len(answer["hands"]) == 2
+        assert answer["version"] == rubber["version"] + 2
+        assert answer == client.get(f"/api/v1/rubbers/{rubber['id']}").get_json()
+        again = client.post(url, json=body, headers=headers)
+        assert again.status_code == 201 and again.get_json() == answer
+        assert again.headers.get("Idempotent-Replayed") == "true"
+        if in_group:
+            totals_are_a_full_recompute(app, group["id"])
 
 
 # 4. Overtaken between the read and the write ---------------------------------------------------
@@ -597,24 +703,27 @@ def test_a_rubber_in_a_group_keeps_the_groups_totals(app: Flask) -> None:
 
 @contextmanager
 def another_phone_writes_first(
-    app: Flask, monkeypatch: pytest.MonkeyPatch, rubber_id: str, change: store.Change
+    app: Flask, monkeypatch: pytest.MonkeyPatch, write: Callable[[], object]
 ) -> Iterator[list[engine.Tally]]:
-    """While inside, the first hand the lean way scores waits for another phone (a thread with
-    its own app context, session and connection) to write ``change`` with store.write: the lean
-    write's read is then one version behind. The tallies it scored from, in order."""
+    """While inside, the first hand this thread scores waits for another phone (a thread with
+    its own app context, session and connection) to ``write``: this write's read is then one
+    version behind. The tallies this thread scored from, in order."""
     scored: list[engine.Tally] = []
     real = engine.next_hand
     failures: list[BaseException] = []
+    here = threading.current_thread()
 
     def other_phone() -> None:
         try:
             with app.app_context():
-                store.write(rubber_id, change)
+                write()
                 db.session.remove()
         except BaseException as error:  # re-raised in the test's thread
             failures.append(error)
 
     def next_hand(tally: engine.Tally, played: engine.Hand) -> Any:
+        if threading.current_thread() is not here:  # the other phone's own hand
+            return real(tally, played)
         if not scored:
             thread = threading.Thread(target=other_phone)
             thread.start()
@@ -623,7 +732,7 @@ def another_phone_writes_first(
         scored.append(tally)
         return real(tally, played)
 
-    monkeypatch.setattr(engine, "next_hand", next_hand)  # what store.record_hand calls
+    monkeypatch.setattr(engine, "next_hand", next_hand)  # what hands.record_hand calls
     try:
         yield scored
     finally:
@@ -642,14 +751,14 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
     table = Table(app, phone, phone.start())
     table.play(team="0", points="70")
 
-    def other_phone(points: int, trump: str) -> store.Change:
+    def other_phone(points: int, trump: str) -> Callable[[], object]:
         """The other phone's write, and the stored hands it leaves in ``table.rows``."""
         hand, row = engine.Hand.played(points), ("played", points, 120 - points, False, None, trump)
         if other == "records a hand":
             table.rows.append(row)
-            return store.append_hand(hand, trump)
+            return lambda: hands.add_hand(table.id, lambda _tally: hands.NewHand(hand, trump))
         table.rows[0] = row
-        return store.replace_hand(1, hand, trump)
+        return lambda: store.write(table.id, store.replace_hand(1, hand, trump))
 
     def tally_of(rows: list[Row]) -> engine.Tally:
         return engine.replay(table.rules, map(engine_input, rows), table.first_dealer).tally
@@ -657,7 +766,7 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
     # Without a version: read again, scored again, both writes kept.
     form = phone.form(table.id)
     read = tally_of(table.rows)
-    with another_phone_writes_first(app, monkeypatch, table.id, other_phone(59, "S")) as scored:
+    with another_phone_writes_first(app, monkeypatch, other_phone(59, "S")) as scored:
         shown = phone.send(table.id, {**form, "version": "", "action": "tie"})
     assert scored == [read, tally_of(table.rows)]  # the retry scored from the other's write
     table.rows.append(("tie", 60, 60, False, None, None))
@@ -670,7 +779,7 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
 
     # With the version its page was read at: refused as stale, nothing of it stored.
     form = phone.form(table.id)
-    with another_phone_writes_first(app, monkeypatch, table.id, other_phone(30, "C")) as scored:
+    with another_phone_writes_first(app, monkeypatch, other_phone(30, "C")) as scored:
         shown = phone.send(table.id, {**form, "team": "1", "points": "95"})
     assert len(scored) == 1
     assert shown.notes == [("conflict", STALE)]
@@ -693,23 +802,21 @@ def test_a_double_tap_that_races_itself_is_answered_as_the_repeat(
     table = Table(app, phone, phone.start())
     table.play(team="0", points="70")
     data = {**phone.form(table.id), "action": "tie"}
-    with another_phone_writes_first(
-        app, monkeypatch, table.id, store.append_hand(engine.Hand.tie())
-    ):
-        monkeypatch.setattr(store, "write", _same_key(store.write, data))
+    with phone.client.session_transaction() as session:
+        device = session["device"]
+
+    def twin() -> object:
+        """The same POST as the view makes it: the phone's device, the form's key and body."""
+        return hands.record_hand(
+            table.id, device, engine.Hand.tie(), key=data["key"], body=data, version=None
+        )
+
+    with another_phone_writes_first(app, monkeypatch, twin) as scored:
         shown = phone.send(table.id, data)
+    assert len(scored) == 1  # scored once, then found its key
     assert shown.notes == [("conflict", "That hand was already recorded: here is the score.")]
     table.rows.append(("tie", 60, 60, False, None, None))
     assert table.check().version == int(data["version"]) + 1  # one hand, stored once
-
-
-def _same_key(write: Any, data: dict[str, str]) -> Any:
-    """store.write as the twin request makes it: under the form's write key and body."""
-
-    def twin(rubber_id: str, change: store.Change, **_: Any) -> store.Written:
-        return write(rubber_id, change, key=data["key"], body=data)
-
-    return twin
 
 
 # 5. Refusals store nothing, with the statuses the form always had ----------------------------
@@ -793,7 +900,7 @@ def test_refusals_store_nothing(app: Flask) -> None:
     assert snapshot(app) == before
 
 
-# 6. SQLite writers queue at the flock, and none is lost ---------------------------------------
+# 6. SQLite writers queue at the lock file, and none is lost -----------------------------------
 
 
 def test_the_writer_waits_at_the_lock_file(app: Flask) -> None:
@@ -885,6 +992,43 @@ class HttpPhone:
         pytest.fail(f"a hand for {rubber_id} was refused 60 times")
 
 
+def test_a_writer_of_another_process_holds_the_hand_back(app: Flask) -> None:
+    """Another process holding the lock with filelock's own FileLock (as a worker of another
+    release, or a tool, would): the hand waits for it, then is recorded."""
+    database = sqlite_file(app)
+    if database is None:
+        pytest.skip("the writer lock is SQLite's: DATABASE_URL is another database")
+    phone = Phone(app)
+    table = Table(app, phone, phone.start())
+    data = {**phone.form(table.id), "team": "0", "points": "70"}
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import filelock, sys; lock = filelock.FileLock(sys.argv[1]); lock.acquire(); "
+            "print('held', flush=True); sys.stdin.read(); lock.release()",
+            f"{database}-writer.lock",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    answers: list[Any] = []
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        writer = threading.Thread(target=lambda: answers.append(phone.post(table.id, data)))
+        writer.start()
+        writer.join(timeout=0.5)
+        assert writer.is_alive(), "the hand was written while another process held the lock"
+        assert stored(app, table.id).hands == []
+    finally:
+        holder.communicate(timeout=TIMEOUT)  # its stdin closed: it lets go and ends
+    writer.join(timeout=TIMEOUT)
+    assert not writer.is_alive() and answers[0].status_code == 302
+    table.rows.append(expected_row(data))
+    table.check()
+
+
 def test_without_a_lock_file_the_hand_is_still_recorded(
     app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -912,7 +1056,7 @@ def test_threads_of_one_process_take_turns_too(app: Flask) -> None:
 
     def write(name: str, hold: bool) -> None:
         with app.app_context(), db.engine.connect() as connection:
-            with store._one_writer(connection):
+            with sqlite.one_writer(connection):
                 order.append(f"{name} in")
                 if hold:
                     inside.set()

@@ -4,14 +4,13 @@ scale benchmark (``bench/scale.py``)."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from types import SimpleNamespace
 
 import sqlalchemy as sa
 from flask import Flask
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.groups import statistics
+from scorekeeper.groups import ratings, seats, statistics, totals
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import GroupSeat
 from scorekeeper.rubbers import store
@@ -45,7 +44,7 @@ def bulk_group(
     with app.app_context():
         group, _ = group_store.create_group(name)
         group_id = group.id
-        rubbers, hand_rows, seats, grants = [], [], [], []
+        rubbers, hand_rows, seat_rows, grants = [], [], [], []
         for index in range(count):
             hands, state = folded[index % len(folded)]
             players = [POOL[(index + offset) % len(POOL)] for offset in (0, 3, 6, 9)]
@@ -89,11 +88,8 @@ def bulk_group(
                         "created_at": start,
                     }
                 )
-            shell = SimpleNamespace(
-                id=rubber_id, group_id=group_id, created_at=created_at, group_seq=index + 1
-            )
-            seats.extend(
-                group_store._seat_row(shell, record)  # type: ignore[arg-type]
+            seat_rows.extend(
+                seats.seat_row(rubber_id, group_id, created_at, index + 1, record)
                 for record in statistics.seat_records(players, state)
             )
             if device is not None:
@@ -108,10 +104,10 @@ def bulk_group(
         connection = db.session.connection()
         connection.execute(sa.insert(Rubber.__table__), rubbers)
         connection.execute(sa.insert(HandRow.__table__), hand_rows)
-        connection.execute(sa.insert(GroupSeat.__table__), seats)
+        connection.execute(sa.insert(GroupSeat.__table__), seat_rows)
         if grants:
             connection.execute(sa.insert(DeviceRubber.__table__), grants)
-        group_store.rerate_from(group_id, start, 1)
-        group_store.recount(group_id)
+        ratings.rerate_from(group_id, start, 1)
+        totals.recount(group_id)
         db.session.commit()
     return group_id, [row["id"] for row in rubbers]
