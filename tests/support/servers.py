@@ -1,5 +1,6 @@
-"""Real servers for the system tests: gunicorn as `make serve` runs it, and the tools a test
-needs from Debian (nginx, openssl), which under CI must be there."""
+"""Real servers for the system tests: gunicorn as `make serve` runs it, nginx as
+deploy/nginx.conf configures it (through .ci/proxy), and the tools a test needs from Debian,
+which under CI must be there."""
 
 from __future__ import annotations
 
@@ -10,11 +11,16 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 import requests
+from flask import Flask
+
+from tests.support.apps import fresh_app
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 STARTUP = 30.0
@@ -124,3 +130,106 @@ class Gunicorn:
             except subprocess.TimeoutExpired:
                 os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait(timeout=30)
+
+
+@dataclass(frozen=True)
+class Proxy:
+    """nginx from deploy/nginx.conf, as .ci/proxy started it."""
+
+    url: str
+    folder: Path
+
+    @property
+    def cert(self) -> str:
+        """The certificate to trust (requests' ``verify``)."""
+        return str(self.folder / "cert.pem")
+
+    def session(self) -> requests.Session:
+        """A client that trusts this proxy's certificate. requests would let REQUESTS_CA_BUNDLE
+        from the environment win over ``verify``: the environment is not read."""
+        client = requests.Session()
+        client.trust_env = False
+        client.verify = self.cert
+        return client
+
+    @property
+    def spki(self) -> str:
+        """The hash of the certificate's key, as Chromium's --ignore-certificate-errors-spki-list
+        takes it."""
+        return (self.folder / "spki").read_text().strip()
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{(self.folder / 'http_port').read_text().strip()}"
+
+    @property
+    def access_log(self) -> Path:
+        return self.folder / "access.log"
+
+
+@contextmanager
+def proxy(folder: Path, upstreams: Sequence[str]) -> Iterator[Proxy]:
+    """The documented nginx, with a certificate of its own, in front of ``upstreams``."""
+    need_program("nginx", "nginx")
+    need_program("openssl", "openssl")
+    env = {
+        **os.environ,
+        "PROXY_HTTPS_PORT": str(free_port()),
+        "PROXY_HTTP_PORT": str(free_port()),
+    }
+    started = subprocess.run(
+        [str(ROOT / ".ci" / "proxy"), "start", str(folder), *upstreams],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    try:
+        if started.returncode != 0:
+            pytest.fail(f".ci/proxy start failed:\n{started.stderr[-3000:]}")
+        yield Proxy(started.stdout.strip().splitlines()[-1], folder)
+    finally:
+        subprocess.run([str(ROOT / ".ci" / "proxy"), "stop", str(folder)], timeout=60, check=False)
+
+
+@dataclass
+class Stack:
+    """What production runs: gunicorn servers (PROXY_COUNT=1) on one database, nginx in front."""
+
+    servers: list[Gunicorn]
+    front: Proxy
+    app: Flask
+
+    @property
+    def url(self) -> str:
+        return self.front.url
+
+
+@contextmanager
+def behind_proxy(
+    tmp_path: Path, servers: int = 1, env: dict[str, str] | None = None
+) -> Iterator[Stack]:
+    """``servers`` gunicorn servers behind nginx, on the test's database (DATABASE_URL when set,
+    PostgreSQL in CI, else a SQLite file of its own), its tables made afresh."""
+    need_program("nginx", "nginx")
+    with fresh_app(tmp_path / "stack.sqlite3", {"SECRET_KEY": "stack"}) as app:
+        server_env = {
+            **os.environ,
+            "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+            "SECRET_KEY": "stack",
+            "PROXY_COUNT": "1",
+            **(env or {}),
+        }
+        running: list[Gunicorn] = []
+        try:
+            for number in range(servers):
+                server = Gunicorn(env=server_env, log=tmp_path / f"gunicorn-{number}.log")
+                server.start()
+                running.append(server)
+            upstreams = [f"127.0.0.1:{server.port}" for server in running]
+            with proxy(tmp_path / "proxy", upstreams) as front:
+                yield Stack(running, front, app)
+        finally:
+            for server in running:
+                server.stop()
