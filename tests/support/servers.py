@@ -23,6 +23,9 @@ from flask import Flask
 from tests.support.apps import fresh_app
 
 ROOT = Path(__file__).resolve().parent.parent.parent
+APP_SERVERS = max(1, int(os.environ.get("APP_SERVERS", "1")))
+"""gunicorn servers on one database for the two-phones and crash tests (tests/system/): 1, or
+2 in CI's PostgreSQL pass (.ci/run), where they run behind nginx or side by side."""
 STARTUP = 30.0
 GONE = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
 """What a client sees while a server is down or dies under its request."""
