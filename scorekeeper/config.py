@@ -15,9 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def asset_folder(name: str) -> str:
-    """A top-level folder of the checkout, or the copy an installed wheel carries."""
+    """A top-level folder of the checkout, or the copy an installed wheel carries (whose
+    site-packages may hold another project's ``static/`` beside the package)."""
     beside = ROOT / name
-    return str(beside if beside.is_dir() else Path(__file__).parent / name)
+    in_checkout = (ROOT / "pyproject.toml").is_file() and beside.is_dir()
+    return str(beside if in_checkout else Path(__file__).parent / name)
 
 
 def secret_key(app: Flask) -> str:

@@ -88,6 +88,7 @@ class Gunicorn:
     log: Path
     port: int = field(default_factory=free_port)
     command: list[str] = field(default_factory=gunicorn_command)
+    cwd: Path = ROOT
     process: subprocess.Popen[bytes] | None = None
     kills: int = 0
 
@@ -101,7 +102,7 @@ class Gunicorn:
             self.process = subprocess.Popen(
                 self.command,
                 env=env,
-                cwd=ROOT,
+                cwd=self.cwd,
                 stdout=log,
                 stderr=log,
                 start_new_session=True,
