@@ -8,7 +8,7 @@ from collections import OrderedDict
 from datetime import UTC, datetime
 from typing import Any
 
-from flask import Flask, Request, Response, current_app, has_request_context, request
+from flask import Flask, Request, Response, current_app, g, has_request_context, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
@@ -103,20 +103,41 @@ class SessionInterface(SecureCookieSessionInterface):
         return serializer
 
 
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=(), screen-wake-lock=(self)"
+)
+"""The browser features no page uses are off, for the pages and anything they might embed;
+the screen stays on at the table (static/wakelock.js) for this site only."""
+
 HEADERS = (
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("Referrer-Policy", "same-origin"),
     ("X-Content-Type-Options", "nosniff"),
+    ("Permissions-Policy", PERMISSIONS_POLICY),
+    # No other site's window shares a browsing context group with ours (nor can reach ours
+    # through window.opener), and no other site may load our answers as its images or scripts.
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
 )
 
 
+def holds_edit_key() -> None:
+    """Mark this answer as one that shows an edit key (an edit link, the offline sync's key):
+    no cache, the browser's included, may keep a copy of it (``Cache-Control: no-store``)."""
+    g.holds_edit_key = True
+
+
 def _headers(response: Response) -> Response:
-    """Each of HEADERS that the view did not set itself (one look at the headers for all); over
-    https, Strict-Transport-Security too: the phone comes back over https only."""
+    """Each of HEADERS that the view did not set itself (one look at the headers for all);
+    no-store for an answer that shows an edit key; over https, Strict-Transport-Security too:
+    the phone comes back over https only."""
     present = {name.lower() for name, _ in response.headers.items()}
     for name, value in HEADERS:
         if name.lower() not in present:
             response.headers.add(name, value)
+    if g.get("holds_edit_key"):
+        response.headers["Cache-Control"] = "no-store"
     max_age = current_app.config["HSTS_MAX_AGE"]
     if max_age and request.is_secure and "strict-transport-security" not in present:
         response.headers.add("Strict-Transport-Security", f"max-age={int(max_age)}")

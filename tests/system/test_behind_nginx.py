@@ -50,8 +50,17 @@ def test_links_cookies_and_headers_name_the_https_address(stack: Stack) -> None:
         assert static.status_code == 200
         assert static.headers["Cache-Control"] == "public, max-age=31536000, immutable"
         assert static.headers["Content-Encoding"] == "gzip"
-        for name in ("Strict-Transport-Security", "X-Content-Type-Options"):
-            assert name in static.headers
+        for answer in (page, static):  # the app's headers, and nginx's own for its files
+            for name in (
+                "Strict-Transport-Security",
+                "X-Content-Type-Options",
+                "Content-Security-Policy",
+                "Permissions-Policy",
+                "Cross-Origin-Opener-Policy",
+                "Cross-Origin-Resource-Policy",
+            ):
+                assert name in answer.headers, (answer.url, name)
+        assert page.headers["Cache-Control"] == "no-store"  # it shows the edit link
         served = "".join(server.log.read_text() for server in stack.servers)
         assert "/static/app.css" not in served  # nginx answered it alone
 
