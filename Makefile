@@ -1,11 +1,12 @@
-# Two commands on a fresh machine: `make run` serves the app, `make test` runs every test.
+# Two commands on a fresh machine: `make run` serves the app, `make test` runs every test;
+# `make serve` is the production server (gunicorn, scorekeeper/gunicorn_conf.py).
 VENV ?= .venv
 PYTHON ?= python3
 BIN := $(VENV)/bin
 CATALOGUES := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGUES:.po=.mo)
 
-.PHONY: install run test lint messages bench fuzz
+.PHONY: install install-test run serve test lint messages bench fuzz
 
 # Generated cases for each API operation and each HTML form (tests/system/test_fuzz.py): about 3,400
 # in `make test`, which CI runs on SQLite and on PostgreSQL; `make fuzz` runs many more and
@@ -14,11 +15,17 @@ FUZZ_EXAMPLES ?= 200
 FUZZ_MORE ?= 2000
 CRASH_MORE ?= 30
 
+# What serving needs (`make run`, `make serve`); the test and bench tools come with `make test`.
 install: $(VENV)/.installed $(COMPILED)
+install-test: $(VENV)/.installed-test $(COMPILED)
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: $(VENV)/.installed
 	$(BIN)/pip install --quiet -e '.[test,bench]'
 	touch $@
 
@@ -29,14 +36,20 @@ run: install
 	$(BIN)/flask --app scorekeeper db upgrade
 	$(BIN)/flask --app scorekeeper run --host 127.0.0.1 --port 5000
 
-test: install
+# Production: HOST (127.0.0.1), PORT (8000) and WEB_CONCURRENCY (2 workers) from the environment,
+# behind a reverse proxy (deploy/nginx.conf); PROXY_COUNT=1 trusts its forwarded headers.
+serve: install
+	$(BIN)/flask --app scorekeeper db upgrade
+	$(BIN)/gunicorn --config python:scorekeeper.gunicorn_conf 'scorekeeper:create_app()'
+
+test: install-test
 	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest
 
-fuzz: install
+fuzz: install-test
 	FUZZ_EXAMPLES=$(FUZZ_MORE) CRASH_CYCLES=$(CRASH_MORE) $(BIN)/python -m pytest \
 		tests/system/test_fuzz.py tests/system/test_crash.py tests/system/test_two_phones.py
 
-lint: install
+lint: install-test
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
 	$(BIN)/mypy scorekeeper/engine
@@ -49,6 +62,6 @@ messages: install
 # The figures of docs/performance.md, each against a reference measured in the same run; prints
 # the table, writes bench/results.json and fails when a budget is missed. Needs wrk (Debian's
 # package: apt-get install wrk) and Chromium, as the browser tests do.
-bench: install
+bench: install-test
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: apt-get install wrk"; exit 2; }
 	$(BIN)/python -m bench

@@ -15,9 +15,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def asset_folder(name: str) -> str:
-    """A top-level folder of the checkout, or the copy an installed wheel carries."""
+    """A top-level folder of the checkout, or the copy an installed wheel carries (whose
+    site-packages may hold another project's ``static/`` beside the package)."""
     beside = ROOT / name
-    return str(beside if beside.is_dir() else Path(__file__).parent / name)
+    in_checkout = (ROOT / "pyproject.toml").is_file() and beside.is_dir()
+    return str(beside if in_checkout else Path(__file__).parent / name)
 
 
 def secret_key(app: Flask) -> str:
@@ -38,7 +40,7 @@ def secret_key(app: Flask) -> str:
 
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """Fill ``app.config``: the defaults, instance/config.py (or the test's mapping), then
-    DATABASE_URL and SECRET_KEY from the environment."""
+    DATABASE_URL, PROXY_COUNT and SECRET_KEY from the environment."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///"
@@ -55,6 +57,13 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         BABEL_DEFAULT_LOCALE="pt_PT",
         BABEL_TRANSLATION_DIRECTORIES=str(Path(__file__).parent / "translations"),
         HISTORY_PAGE_SIZE=20,
+        # Proxies in front whose X-Forwarded-For/-Proto/-Host/-Prefix are believed (web/proxy.py).
+        PROXY_COUNT=0,
+        # On https only: Strict-Transport-Security's max-age (0: no header), and the session
+        # cookie's name prefix (empty: the plain name), which browsers hold to Secure, Path=/
+        # and no Domain (docs/decisions.md, "Serving it for real").
+        HSTS_MAX_AGE=365 * 24 * 3600,
+        SESSION_COOKIE_HTTPS_PREFIX="__Host-",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -62,4 +71,19 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_mapping(test_config)
     if os.environ.get("DATABASE_URL") and not (test_config or {}).get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    if os.environ.get("PROXY_COUNT", "").strip():
+        app.config["PROXY_COUNT"] = os.environ["PROXY_COUNT"].strip()
+    app.config["PROXY_COUNT"] = proxy_count(app.config["PROXY_COUNT"])
     app.config["SECRET_KEY"] = secret_key(app)
+
+
+def proxy_count(value: object) -> int:
+    """PROXY_COUNT as a number of proxies; anything else stops the start with the reason.
+
+    >>> proxy_count("1")
+    1
+    """
+    text = str(value).strip()
+    if not text.isascii() or not text.isdigit() or int(text) > 10:
+        raise ValueError(f"PROXY_COUNT must be a whole number from 0 to 10, not {value!r}")
+    return int(text)

@@ -31,7 +31,7 @@ from scorekeeper.groups.models import Group
 from scorekeeper.rubbers import drawings, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
-from scorekeeper.web import paging, wording
+from scorekeeper.web import paging, security, wording
 from scorekeeper.web.device import current_device, ensure_device, remember_key
 
 bp = Blueprint("groups", __name__)
@@ -121,6 +121,8 @@ def group(group_id: str) -> str:
             ).scalars()
         )
     key = session.get("group_keys", {}).get(group.id) if can_edit else None
+    if key:
+        security.holds_edit_key()  # the page shows the group's edit link
     return render_template(
         "groups/show.html",
         group=group,

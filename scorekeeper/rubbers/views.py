@@ -30,7 +30,7 @@ from scorekeeper.rubbers import drawings, hands, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
-from scorekeeper.web import page_cache, wording
+from scorekeeper.web import page_cache, security, wording
 from scorekeeper.web.device import current_device, ensure_device, remember_key
 from scorekeeper.web.i18n import select_locale
 
@@ -125,6 +125,8 @@ def _kept_page(rubber_id: str) -> Response:
     version, updated_at, holder = found
     can_edit = bool(device) and holder is not None
     edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
+    if edit_key:
+        security.holds_edit_key()  # the page shows the edit link
     locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
     if can_edit and "csrf_token" not in session:
         generate_csrf()  # the session's token, which every form of the scorer's page carries
@@ -214,6 +216,8 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
     form.key.data = write_key or secrets.token_urlsafe(16)
     form.version.data = str(rubber.version)
     edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
+    if edit_key:
+        security.holds_edit_key()  # the page shows the edit link
     page = render_template(
         "rubbers/show.html",
         rubber=rubber,

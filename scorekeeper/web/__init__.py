@@ -1,16 +1,29 @@
 """What every feature shares and that imports no feature: the phone's identity, ids and keys,
 the one request guard, errors, languages and the wording of the engine's codes, delivery
-(compression, static files), the page cache, security headers, paging, SQLite's specifics."""
+(compression, static files), the page cache, security headers, the proxies trusted, paging,
+SQLite's specifics."""
 
 from __future__ import annotations
 
 from flask import Flask
 
-from scorekeeper.web import delivery, errors, guard, i18n, page_cache, pwa, security, sqlite, views
+from scorekeeper.web import (
+    delivery,
+    errors,
+    guard,
+    i18n,
+    page_cache,
+    proxy,
+    pwa,
+    security,
+    sqlite,
+    views,
+)
 
 
 def init_app(app: Flask) -> None:
     """Bind the shared layer to the app, before any feature's blueprint."""
+    proxy.init_app(app)
     sqlite.init_app(app)
     guard.init_app(app)
     i18n.init_app(app)

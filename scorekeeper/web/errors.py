@@ -1,13 +1,28 @@
-"""Error pages in the reader's language, and JSON errors under /api/: never a bare 500 page."""
+"""Error pages in the reader's language, and JSON errors under /api/: never a bare 500 page;
+a database that cannot be read or written is 503, said so."""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
-from flask import Flask, jsonify, render_template, request
+from flask import Flask, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
+
+SQLITE_UNAVAILABLE = frozenset({3, 5, 6, 8, 10, 13, 14, 15})
+"""SQLite's primary result codes for a database out of reach rather than a bad statement:
+PERM, BUSY (past the busy timeout), LOCKED, READONLY (a read-only file or folder), IOERR,
+FULL (the disk), CANTOPEN (no folder, no file), PROTOCOL. A missing table or a syntax error is
+an OperationalError too, and stays the 500 it is."""
+UNAVAILABLE_SQLSTATE_CLASSES = frozenset({"08", "53", "57", "58"})
+"""PostgreSQL's classes for the same: connection, insufficient resources (disk full, memory,
+connections), operator intervention (shutting down, starting, a statement timeout), system."""
+READ_ONLY_SQLSTATE = "25006"
+"""A read-only transaction: a standby, or a server set to default_transaction_read_only."""
+RETRY_AFTER = 30
 
 
 def _explain(error: HTTPException) -> tuple[str, str]:
@@ -36,5 +51,68 @@ def handle_http_error(error: HTTPException) -> Any:
     return render_template("error.html", title=title, message=message), code
 
 
+def unavailable(error: Exception) -> bool:
+    """Whether a database error means the database is out of reach (disk full, read-only file
+    or folder, server gone), not a bug in a statement: SQLite's result code, PostgreSQL's
+    SQLSTATE, or a connection that could not be made."""
+    if isinstance(error, DBAPIError):
+        if error.connection_invalidated:
+            return True
+        error = error.orig  # type: ignore[assignment]
+    code = getattr(error, "sqlite_errorcode", None)
+    if isinstance(code, int):
+        return code & 0xFF in SQLITE_UNAVAILABLE
+    sqlstate = getattr(error, "sqlstate", None)
+    if isinstance(sqlstate, str):
+        return sqlstate == READ_ONLY_SQLSTATE or sqlstate[:2] in UNAVAILABLE_SQLSTATE_CLASSES
+    # A driver's own failure to reach the server (psycopg's has no SQLSTATE).
+    return type(error).__name__ == "OperationalError"
+
+
+def handle_database_error(error: Exception) -> Any:
+    """503 with a sentence (a page, or the API's error), for a database out of reach; any other
+    database error goes on to be the 500 it is. A write refused so was not acknowledged, and
+    the transaction is rolled back with the request's session: nothing stored changes."""
+    if not unavailable(error):
+        raise error
+    # The address's rule, not the address: an edit link's key stays out of the log.
+    rule = request.url_rule.rule if request.url_rule else "?"
+    current_app.logger.error(
+        "The database is out of reach (%s %s): %s",
+        request.method,
+        rule,
+        getattr(error, "orig", error),
+    )
+    message = _(
+        "The server cannot read or write its records just now. Every hand already on the "
+        "score is kept: try again in a moment."
+    )
+    if request.path.startswith("/api/"):
+        response = jsonify(error=message, field=None, code="unavailable")
+    else:
+        response = current_app.make_response(
+            render_template("error.html", title=_("The scores are out of reach"), message=message)
+        )
+    response.status_code = 503
+    response.headers["Retry-After"] = str(RETRY_AFTER)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def database_errors() -> tuple[type[Exception], ...]:
+    """SQLAlchemy's wrapped errors, and the drivers' own, which a raw connection raises as they
+    are (the rubber page's query, opening a connection from the pool)."""
+    classes: list[type[Exception]] = [DBAPIError, sqlite3.Error]
+    try:
+        import psycopg
+    except ImportError:  # only PostgreSQL needs it
+        pass
+    else:
+        classes.append(psycopg.Error)
+    return tuple(classes)
+
+
 def init_app(app: Flask) -> None:
     app.register_error_handler(HTTPException, handle_http_error)
+    for error in database_errors():
+        app.register_error_handler(error, handle_database_error)

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from cachetools import TLRUCache
-from flask import Flask, Request, Response, request
+from flask import Flask, Request, Response, current_app, g, has_request_context, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature, URLSafeTimedSerializer
 
@@ -34,7 +34,11 @@ def _until(_key: Any, value: tuple[float, dict[str, Any]], _now: float) -> float
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The signed-cookie session, marked Secure whenever the request came over HTTPS.
+    """The signed-cookie session, marked Secure whenever the request came over HTTPS, and then
+    named with the ``__Host-`` prefix (SESSION_COOKIE_HTTPS_PREFIX): a browser keeps such a
+    cookie only from this very host over https, for the whole site, so no sibling subdomain or
+    plain-http page can plant a session of its own. Over plain http (``make run``) it keeps the
+    plain name, which browsers would refuse with the prefix.
 
     A phone sends the same cookie with every request until its session changes: a cookie whose
     signature was checked in the last hour is read from memory (a forged one is never there,
@@ -71,6 +75,24 @@ class SessionInterface(SecureCookieSessionInterface):
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
+    def _prefix(self, app: Flask) -> str:
+        prefix = str(app.config.get("SESSION_COOKIE_HTTPS_PREFIX") or "")
+        return prefix if prefix and has_request_context() and request.is_secure else ""
+
+    def get_cookie_name(self, app: Flask) -> str:
+        return self._prefix(app) + super().get_cookie_name(app)
+
+    def get_cookie_domain(self, app: Flask) -> str | None:
+        # A __Host- cookie has no Domain and the path / (a __Secure- one may have both).
+        if self._prefix(app) == "__Host-":
+            return None
+        return super().get_cookie_domain(app)
+
+    def get_cookie_path(self, app: Flask) -> str:
+        if self._prefix(app) == "__Host-":
+            return "/"
+        return super().get_cookie_path(app)
+
     def get_signing_serializer(self, app: Flask) -> URLSafeTimedSerializer | None:
         """Made once per secret key rather than on every request."""
         made = app.extensions.get("session_serializer")
@@ -83,19 +105,44 @@ class SessionInterface(SecureCookieSessionInterface):
         return serializer
 
 
+PERMISSIONS_POLICY = (
+    "accelerometer=(), camera=(), geolocation=(), gyroscope=(), magnetometer=(), "
+    "microphone=(), payment=(), usb=(), screen-wake-lock=(self)"
+)
+"""The browser features no page uses are off, for the pages and anything they might embed;
+the screen stays on at the table (static/wakelock.js) for this site only."""
+
 HEADERS = (
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
     ("Referrer-Policy", "same-origin"),
     ("X-Content-Type-Options", "nosniff"),
+    ("Permissions-Policy", PERMISSIONS_POLICY),
+    # No other site's window shares a browsing context group with ours (nor can reach ours
+    # through window.opener), and no other site may load our answers as its images or scripts.
+    ("Cross-Origin-Opener-Policy", "same-origin"),
+    ("Cross-Origin-Resource-Policy", "same-origin"),
 )
 
 
+def holds_edit_key() -> None:
+    """Mark this answer as one that shows an edit key (an edit link, the offline sync's key):
+    no cache, the browser's included, may keep a copy of it (``Cache-Control: no-store``)."""
+    g.holds_edit_key = True
+
+
 def _headers(response: Response) -> Response:
-    """Each of HEADERS that the view did not set itself (one look at the headers for all)."""
+    """Each of HEADERS that the view did not set itself (one look at the headers for all);
+    no-store for an answer that shows an edit key; over https, Strict-Transport-Security too:
+    the phone comes back over https only."""
     present = {name.lower() for name, _ in response.headers.items()}
     for name, value in HEADERS:
         if name.lower() not in present:
             response.headers.add(name, value)
+    if g.get("holds_edit_key"):
+        response.headers["Cache-Control"] = "no-store"
+    max_age = current_app.config["HSTS_MAX_AGE"]
+    if max_age and request.is_secure and "strict-transport-security" not in present:
+        response.headers.add("Strict-Transport-Security", f"max-age={int(max_age)}")
     return response
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from urllib.parse import urlsplit
+
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
@@ -23,13 +25,37 @@ def svg_id(prefix: str) -> str:
     return f"{prefix}-{g.svg_ids}"
 
 
+def same_site_path(target: str) -> str | None:
+    r"""``target`` if it is a path of this site ("/r/abc?x=1"), else None.
+
+    Only printable ASCII, from one "/" (never "//" nor a backslash, which a browser reads as
+    another host): a tab or a line break is refused, not left for the browser to strip (it
+    turns "/\t/evil.example" into "//evil.example") nor for the header to choke on.
+
+    >>> same_site_path("/r/abc?points=75")
+    '/r/abc?points=75'
+    >>> [same_site_path(t) for t in ("//evil.example", "/\t/evil.example", "/\\evil", "x")]
+    [None, None, None, None]
+    """
+    if not target.startswith("/") or target.startswith("//"):
+        return None
+    if not all("!" <= character <= "~" for character in target[1:]) or "\\" in target:
+        return None
+    parts = urlsplit(target)
+    if parts.scheme or parts.netloc:
+        return None
+    return target
+
+
 @bp.get("/language/<locale>")
 def language(locale: str) -> Response:
-    """The language switch: the device remembers the choice for a year (a cookie, no write)."""
-    target = request.args.get("next", "")
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = url_for("home.home")
-    response = redirect(target)
+    """The language switch: the device remembers the choice for a year (a cookie, no write).
+
+    ``next`` is a path of the app (the page's own, as ``request.full_path`` gives it): behind a
+    proxy that mounts the app under a prefix, the answer goes back under that prefix.
+    """
+    target = same_site_path(request.args.get("next", ""))
+    response = redirect(request.script_root + target if target else url_for("home.home"))
     if locale in LOCALES:
         response.set_cookie(
             LOCALE_COOKIE,

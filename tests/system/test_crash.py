@@ -5,17 +5,18 @@ post each again, with the same key, until it is acknowledged (201), riding out t
 server is down. After every cycle of kill and restart: each acknowledged hand is stored, none
 twice, SQLite's integrity check says ok, and every rubber's cached totals are the engine's
 fold. ``CRASH_CYCLES`` sets the number of kills (at least 5).
+
+gunicorn runs as `make serve` runs it (scorekeeper/gunicorn_conf.py). With APP_SERVERS=2, two
+such servers share the database: each try of a post goes to the next server, so a hand whose
+answer was lost with one server is sent again, with its key, to the other; a cycle kills one of
+them, and every third cycle all.
 """
 
 from __future__ import annotations
 
 import os
 import random
-import signal
-import socket
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections import Counter
@@ -33,6 +34,7 @@ import sqlalchemy as sa
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import Hand, Rubber, WriteKey
+from tests.support.servers import APP_SERVERS, GONE, Gunicorn, upgrade
 
 CRASH_CYCLES = max(5, int(os.environ.get("CRASH_CYCLES", "5")))
 SEED = int(os.environ.get("CRASH_SEED", str(random.randrange(1_000_000))))
@@ -41,7 +43,6 @@ HANDS_PER_CLIENT = 100 + 60 * CRASH_CYCLES
 """An upper bound, never reached: the clients stop once the last cycle is over."""
 DEADLINE = float(os.environ.get("CRASH_DEADLINE", str(120 + 10 * CRASH_CYCLES)))
 """Seconds before the test gives up on its own (a cycle takes about 3)."""
-STARTUP = 30.0
 REQUEST_TIMEOUT = (2, 10)
 RULES = {"games_to_win": 10}
 """Short rubbers, so many of them end and new ones start while the server is being killed."""
@@ -55,75 +56,6 @@ HANDS: list[dict[str, Any]] = [
     {"revoke": 0},
     {"revoke": 1},
 ]
-GONE = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
-"""What a client sees while the server is down or dies under its request."""
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@dataclass
-class Server:
-    """gunicorn in its own process group, so a kill takes the master and its workers at once."""
-
-    env: dict[str, str]
-    port: int
-    log: Path
-    process: subprocess.Popen[bytes] | None = None
-    kills: int = 0
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        command = [
-            sys.executable,
-            "-m",
-            "gunicorn",
-            "--bind",
-            f"127.0.0.1:{self.port}",
-            "--workers",
-            "2",
-            "--threads",
-            "4",
-            "--timeout",
-            "30",
-            "scorekeeper:create_app()",
-        ]
-        with self.log.open("ab") as log:
-            self.process = subprocess.Popen(
-                command, env=self.env, stdout=log, stderr=log, start_new_session=True
-            )
-        started = time.monotonic()
-        while time.monotonic() - started < STARTUP:
-            assert self.process.poll() is None, self.log.read_text()[-3000:]
-            try:
-                if requests.get(f"{self.url}/api/v1/openapi.json", timeout=1).status_code == 200:
-                    return
-            except GONE:
-                pass
-            time.sleep(0.05)
-        pytest.fail(f"gunicorn did not answer within {STARTUP} s:\n{self.log.read_text()[-3000:]}")
-
-    def kill(self) -> None:
-        """SIGKILL to the whole group: no worker finishes its request or closes its database."""
-        assert self.process is not None
-        os.killpg(self.process.pid, signal.SIGKILL)
-        self.process.wait(timeout=30)
-        self.kills += 1
-
-    def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGTERM)
-            try:
-                self.process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.process.pid, signal.SIGKILL)
-                self.process.wait(timeout=30)
 
 
 @dataclass
@@ -143,16 +75,21 @@ class Ledger:
 
 def post_until_answered(
     session: requests.Session,
-    url: str,
+    servers: list[Gunicorn],
+    path: str,
     body: Any,
     headers: dict[str, str],
     ledger: Ledger,
     until: float,
 ) -> requests.Response:
-    """The same request again and again while the server is down: the answer it finally gives."""
+    """The same request again and again while the server is down: the answer it finally gives.
+    With several servers, each try goes to the next one, as a proxy would send it."""
+    tries = 0
     while time.monotonic() < until:
         with ledger.lock:
             ledger.in_flight += 1
+        url = servers[tries % len(servers)].url + path
+        tries += 1
         try:
             answer = session.post(url, json=body, headers=headers, timeout=REQUEST_TIMEOUT)
         except GONE:
@@ -165,11 +102,17 @@ def post_until_answered(
                 ledger.in_flight -= 1
         assert answer.status_code < 500, f"{answer.status_code} from {url}: {answer.text[:300]}"
         return answer
-    pytest.fail(f"no answer from {url} before the deadline")
+    pytest.fail(f"no answer to {path} before the deadline")
+
+
+def rotated(servers: list[Gunicorn], by: int) -> list[Gunicorn]:
+    """The servers, starting from another one: each client and hand begins elsewhere."""
+    first = by % len(servers)
+    return servers[first:] + servers[:first]
 
 
 def client(
-    server: Server, number: int, ledger: Ledger, stop: threading.Event, until: float
+    servers: list[Gunicorn], number: int, ledger: Ledger, stop: threading.Event, until: float
 ) -> None:
     """A phone recording hands into its rubber, a new rubber when one is won."""
     chance = random.Random(SEED + number)
@@ -180,7 +123,13 @@ def client(
                 return
             if rubber is None:
                 created = post_until_answered(
-                    session, f"{server.url}/api/v1/rubbers", {"rules": RULES}, {}, ledger, until
+                    session,
+                    rotated(servers, number),
+                    "/api/v1/rubbers",
+                    {"rules": RULES},
+                    {},
+                    ledger,
+                    until,
                 )
                 assert created.status_code == 201, created.text[:300]
                 rubber = created.json()
@@ -190,7 +139,8 @@ def client(
             body = {**chance.choice(HANDS), "key": key}
             answer = post_until_answered(
                 session,
-                f"{server.url}/api/v1/rubbers/{rubber['id']}/hands",
+                rotated(servers, number + index),
+                f"/api/v1/rubbers/{rubber['id']}/hands",
                 body,
                 {"X-Edit-Key": rubber["edit_key"]},
                 ledger,
@@ -241,43 +191,44 @@ def test_killed_server_loses_no_acknowledged_hand(
         "SECRET_KEY": "crash-test",
         "PYTHONUNBUFFERED": "1",
     }
-    upgrade = subprocess.run(
-        [sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert upgrade.returncode == 0, upgrade.stderr[-3000:]
+    upgrade(env)
 
-    server = Server(env=env, port=free_port(), log=tmp_path / "gunicorn.log")
+    servers = [
+        Gunicorn(env=env, log=tmp_path / f"gunicorn-{number}.log") for number in range(APP_SERVERS)
+    ]
     ledger = Ledger()
     stop = threading.Event()
     started = time.monotonic()
     until = started + DEADLINE
     chance = random.Random(SEED)
-    server.start()
+    for server in servers:
+        server.start()
     pool = ThreadPoolExecutor(CLIENTS)
     try:
         clients = [
-            pool.submit(client, server, number, ledger, stop, until) for number in range(CLIENTS)
+            pool.submit(client, servers, number, ledger, stop, until) for number in range(CLIENTS)
         ]
-        for _cycle in range(CRASH_CYCLES):
+        for cycle in range(CRASH_CYCLES):
+            # One server at a time, and every third cycle all of them at once.
+            killed = servers if cycle % 3 == 2 else [chance.choice(servers)]
             time.sleep(chance.uniform(0.2, 1.5))
             with ledger.lock:
                 ledger.killed_in_flight += ledger.in_flight
-            server.kill()
+            for server in killed:
+                server.kill()
             time.sleep(chance.uniform(0.0, 0.5))
-            if database.startswith("sqlite"):
+            if database.startswith("sqlite") and len(killed) == len(servers):
                 assert integrity(database) == "ok"
-            server.start()
+            for server in killed:
+                server.start()
         time.sleep(1.0)
         stop.set()
         for running in clients:
             running.result(timeout=max(1.0, until - time.monotonic()))
     finally:
         stop.set()
-        server.stop()
+        for server in servers:
+            server.stop()
         pool.shutdown(wait=True, cancel_futures=True)
     elapsed = time.monotonic() - started
 
@@ -311,8 +262,9 @@ def test_killed_server_loses_no_acknowledged_hand(
 
     with capsys.disabled():
         print(
-            f"\n[hardening] crash: {server.kills} SIGKILLs survived "
-            f"({'SQLite' if database.startswith('sqlite') else 'PostgreSQL'}, seed {SEED}), "
+            f"\n[hardening] crash: {sum(server.kills for server in servers)} SIGKILLs survived "
+            f"({'SQLite' if database.startswith('sqlite') else 'PostgreSQL'}, "
+            f"{APP_SERVERS} server{'s' if APP_SERVERS > 1 else ''}, seed {SEED}), "
             f"{ledger.killed_in_flight} requests in flight at the kills, "
             f"{len(ledger.acknowledged)} acknowledged hands in {len(rubbers)} rubbers all stored, "
             f"{ledger.retries} posts retried while the server was down, "

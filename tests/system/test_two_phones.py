@@ -1,4 +1,5 @@
-"""Two phones (and more) recording hands of one rubber at once, on a real server.
+"""Two phones (and more) recording hands of one rubber at once, on a real server (or, with
+APP_SERVERS=2, on two gunicorn servers behind nginx, one database).
 
 Clients in threads write through the JSON API (idempotency keys, some with ``version``, some
 sent twice) and through the HTML form (the edit link, CSRF and all). Every acknowledged hand is
@@ -24,6 +25,7 @@ import requests
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import Rubber
 from tests.support.apps import fresh_app, served
+from tests.support.servers import APP_SERVERS, behind_proxy
 
 API_CLIENTS = 4
 HTML_CLIENTS = 2
@@ -64,8 +66,15 @@ def marker(hand: dict[str, Any]) -> tuple[str, tuple[int, int] | None, str | Non
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[tuple[str, Any]]:
-    """The app, CSRF and all, served by a threaded HTTP server on a free port of 127.0.0.1."""
+def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Any]]:
+    """The app, CSRF and all, served by a threaded HTTP server on a free port of 127.0.0.1; with
+    APP_SERVERS=2, by that many gunicorn servers behind nginx, which sends each request to the
+    next server in turn (every client's own certificate check trusts the proxy's)."""
+    if APP_SERVERS > 1:
+        with behind_proxy(tmp_path, servers=APP_SERVERS) as stack:
+            monkeypatch.setenv("REQUESTS_CA_BUNDLE", stack.front.cert)
+            yield stack.url, stack.app
+        return
     with (
         fresh_app(tmp_path / "phones.sqlite3", {"SECRET_KEY": "two-phones"}) as app,
         served(app) as url,
@@ -166,7 +175,8 @@ def html_client(
     gone stale while another phone recorded is refused with a note; it reads the new page and
     sends again. Every other hand is posted twice with the same key, as a double tap."""
     with requests.Session() as session:
-        session.headers.update(EN)
+        # As a browser posts a page's form: from that page (over https, CSRF checks it).
+        session.headers.update({**EN, "Referer": f"{base}/r/{rubber['id']}"})
         page = session.get(f"{base}/r/{rubber['id']}/edit/{rubber['edit_key']}", timeout=TIMEOUT)
         assert page.status_code == 200 and page.url.endswith(f"/r/{rubber['id']}")
         form = read_page(page.text).fields
@@ -273,7 +283,7 @@ def test_phones_record_at_once(server: tuple[str, Any], capsys: pytest.CaptureFi
     )
     assert stale.status_code == 409 and stale.json()["field"] == "version"
     with requests.Session() as phone:
-        phone.headers.update(EN)
+        phone.headers.update({**EN, "Referer": f"{base}/r/{rubber['id']}"})
         page = phone.get(f"{base}/r/{rubber['id']}/edit/{rubber['edit_key']}", timeout=TIMEOUT)
         form = read_page(page.text).fields
         old = {**form, "version": str(int(form["version"]) - 1), "action": "tie"}
@@ -296,6 +306,7 @@ def test_phones_record_at_once(server: tuple[str, Any], capsys: pytest.CaptureFi
     with capsys.disabled():
         print(
             f"\n[hardening] two phones: {API_CLIENTS} API + {HTML_CLIENTS} HTML clients, "
+            f"{'one server' if APP_SERVERS == 1 else f'{APP_SERVERS} servers behind nginx'}, "
             f"{expected} hands in {elapsed:.1f} s, {conflicts} conflicts resolved "
             f"{dict(tally.conflicts)}, {tally.replays} retries with the same key stored nothing"
         )

@@ -129,8 +129,8 @@ def test_headers_on_a_server_error_page(tmp_path: Path) -> None:
     assert "a bug" not in response.get_data(as_text=True)
 
 
-def session_cookie(response: Any) -> str:
-    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith("session=")]
+def session_cookie(response: Any, name: str = "session") -> str:
+    cookies = [c for c in response.headers.getlist("Set-Cookie") if c.startswith(f"{name}=")]
     assert len(cookies) == 1, response.headers.getlist("Set-Cookie")
     return cookies[0]
 
@@ -147,9 +147,28 @@ def test_session_cookie_is_httponly_lax_and_secure_over_https(client: FlaskClien
 
     secure_client = client.application.test_client()
     https = {"wsgi.url_scheme": "https"}
-    cookie = session_cookie(secure_client.post("/rubbers", environ_overrides=https))
-    assert {"httponly", "samesite", "secure"} <= cookie_flags(cookie)
-    assert "SameSite=Lax" in cookie
+    started = secure_client.post("/rubbers", environ_overrides=https)
+    cookie = session_cookie(started, "__Host-session")
+    assert {"httponly", "samesite", "secure", "path"} <= cookie_flags(cookie)
+    assert "SameSite=Lax" in cookie and "Path=/;" in cookie and "domain" not in cookie_flags(cookie)
+    assert not [c for c in started.headers.getlist("Set-Cookie") if c.startswith("session=")]
+    # The phone is known by that cookie on its next request.
+    page = secure_client.get(started.headers["Location"], environ_overrides=https)
+    assert 'action="/r/' in page.get_data(as_text=True)  # the scorer's hand form
+    assert page.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert "Strict-Transport-Security" not in client.get("/").headers
+
+
+def test_https_cookie_prefix_and_hsts_are_configuration(tmp_path: Path) -> None:
+    database = f"sqlite:///{tmp_path / 'c.sqlite3'}"
+    config = {"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": database, "WTF_CSRF_ENABLED": False}
+    app = create_app({**config, "SESSION_COOKIE_HTTPS_PREFIX": "", "HSTS_MAX_AGE": 0})
+    with app.app_context():
+        db.create_all()
+    https = {"wsgi.url_scheme": "https"}
+    started = app.test_client().post("/rubbers", environ_overrides=https)
+    assert "secure" in cookie_flags(session_cookie(started))
+    assert "Strict-Transport-Security" not in started.headers
 
 
 def test_language_cookie_is_secure_over_https_too(client: FlaskClient) -> None:

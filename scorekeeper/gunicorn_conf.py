@@ -1,0 +1,56 @@
+"""gunicorn's settings for serving the app for real (``make serve``; docs/decisions.md, "Serving
+it for real"): the address and the workers from the environment, the access log on, with the
+edit keys of edit links taken out of it.
+
+    gunicorn --config python:scorekeeper.gunicorn_conf 'scorekeeper:create_app()'
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Any
+
+from gunicorn.glogging import Logger
+
+EDIT_LINK = re.compile(r"(/[rg]/[^/?#\s]+/edit/)[^/?#\s\"]+")
+"""An edit link's path, whose last part is the key that lets a phone change a rubber or a group."""
+REDACTED = r"\1[redacted]"
+
+
+def redacted(text: str) -> str:
+    """Return ``text`` with the key of every edit link in it replaced.
+
+    >>> redacted("GET /r/x7Fq/edit/s3cr3t-Key_1?a=b HTTP/1.1")
+    'GET /r/x7Fq/edit/[redacted]?a=b HTTP/1.1'
+    """
+    return EDIT_LINK.sub(REDACTED, text)
+
+
+class RedactingLogger(Logger):
+    """gunicorn's logger, whose access lines never carry an edit key: not in the request line,
+    the path, the referrer, nor any header or environment value a log format may name."""
+
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
+        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
+        return {
+            name: redacted(value) if isinstance(value, str) else value
+            for name, value in atoms.items()
+        }
+
+
+bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"
+workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+worker_class = "gthread"
+threads = 4
+timeout = 30
+accesslog = "-"
+errorlog = "-"
+logger_class = RedactingLogger
+# Forwarded headers are the app's to trust or not (PROXY_COUNT, werkzeug's ProxyFix): gunicorn
+# would otherwise take X-Forwarded-Proto from any client on 127.0.0.1.
+forwarded_allow_ips = ""
+secure_scheme_headers: dict[str, str] = {}
+# gunicorn 25's control socket sits at one path per user: a second server on the machine (the
+# "more than one app server" setup) would take it over from the first. Nothing here uses it.
+control_socket_disable = True

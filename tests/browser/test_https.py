@@ -1,0 +1,78 @@
+"""A phone on the real address: Chromium through deploy/nginx.conf's nginx over https (a
+certificate of the test's own, so the context ignores that it is self-signed), gunicorn behind.
+
+The service worker registers, every link the page gives is https, the answers carry HSTS and
+the session cookie is the __Host- one, Secure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser.conftest import CHROMIUM, CHROMIUM_ARGS, PHONE
+from tests.support.servers import Stack, behind_proxy
+
+PAGE = re.compile(r"/r/([A-Za-z0-9_-]{32})$")
+
+
+@pytest.fixture
+def stack(tmp_path: Path) -> Iterator[Stack]:
+    with behind_proxy(tmp_path) as running:
+        yield running
+
+
+@pytest.fixture
+def https_phone(browser: Any, stack: Stack) -> Iterator[Any]:
+    """A phone that trusts the proxy's certificate. The context ignores certificate errors for
+    pages, but Chromium refuses a service worker's script behind one all the same: this browser
+    trusts the certificate by its key, as a phone trusts a real one."""
+    trust = f"--ignore-certificate-errors-spki-list={stack.front.spki}"
+    trusting = browser.browser_type.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, trust])
+    context = trusting.new_context(**PHONE, ignore_https_errors=True)
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+    trusting.close()
+
+
+def test_a_phone_over_https_gets_the_worker_https_links_hsts_and_the_host_cookie(
+    stack: Stack, https_phone: Any
+) -> None:
+    phone = https_phone
+    home = phone.goto(stack.url + "/")
+    assert home is not None and home.ok
+    assert home.headers["strict-transport-security"] == "max-age=31536000"
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    scope = phone.evaluate("navigator.serviceWorker.ready.then((r) => r.scope)")
+    assert scope == stack.url + "/"
+
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(phone).to_have_url(PAGE)
+    assert phone.url.startswith(stack.url + "/r/")
+    share = phone.locator("#share-url").input_value()
+    edit = phone.locator("#edit-url").input_value()
+    assert share == phone.url
+    assert edit.startswith(f"{phone.url}/edit/")
+    links = phone.eval_on_selector_all(
+        "a[href], link[href], script[src]",
+        """(elements) =>
+        elements.map((e) => e.href || e.src)""",
+    )
+    assert links and all(link.startswith(stack.url + "/") for link in links), links
+
+    cookies = {cookie["name"]: cookie for cookie in phone.context.cookies()}
+    assert "session" not in cookies, cookies
+    session = cookies["__Host-session"]
+    assert session["secure"] and session["httpOnly"] and session["path"] == "/"
+    assert session["domain"] == "127.0.0.1" and session["sameSite"] == "Lax"
+
+    # The phone records a hand over https: its session (and the CSRF token in it) holds.
+    phone.get_by_label("Pontos", exact=True).fill("75")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(phone.locator(".scoreline .games")).to_have_text("1 – 0")

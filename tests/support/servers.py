@@ -1,0 +1,239 @@
+"""Real servers for the system tests: gunicorn as `make serve` runs it, nginx as
+deploy/nginx.conf configures it (through .ci/proxy), and the tools a test needs from Debian,
+which under CI must be there."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+import requests
+from flask import Flask
+
+from tests.support.apps import fresh_app
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+APP_SERVERS = max(1, int(os.environ.get("APP_SERVERS", "1")))
+"""gunicorn servers on one database for the two-phones and crash tests (tests/system/): 1, or
+2 in CI's PostgreSQL pass (.ci/run), where they run behind nginx or side by side."""
+STARTUP = 30.0
+GONE = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
+"""What a client sees while a server is down or dies under its request."""
+
+
+def missing(reason: str) -> None:
+    """Skip with one loud line; under CI (CI=true), fail: CI must have what the test needs."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"this test needs {reason}, and CI must have it")
+    print(f"\n*** SKIPPING: {reason} ***")
+    pytest.skip(reason)
+
+
+def need_program(name: str, package: str) -> str:
+    """The path of a Debian program the test cannot do without."""
+    found = shutil.which(name) or shutil.which(name, path="/usr/sbin:/usr/bin")
+    if found is None:
+        missing(f"{name} (apt-get install {package})")
+    assert found is not None
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def upgrade(env: dict[str, str]) -> None:
+    """`flask --app scorekeeper db upgrade`: the schema from the real migrations."""
+    done = subprocess.run(
+        [sys.executable, "-m", "flask", "--app", "scorekeeper", "db", "upgrade"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+
+
+def gunicorn_command() -> list[str]:
+    """`make serve`'s server: gunicorn with the project's settings (HOST, PORT and
+    WEB_CONCURRENCY from the environment)."""
+    return [
+        sys.executable,
+        "-m",
+        "gunicorn",
+        "--config",
+        "python:scorekeeper.gunicorn_conf",
+        "scorekeeper:create_app()",
+    ]
+
+
+@dataclass
+class Gunicorn:
+    """gunicorn in its own process group, so a kill takes the master and its workers at once."""
+
+    env: dict[str, str]
+    log: Path
+    port: int = field(default_factory=free_port)
+    command: list[str] = field(default_factory=gunicorn_command)
+    cwd: Path = ROOT
+    process: subprocess.Popen[bytes] | None = None
+    kills: int = 0
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = {"HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1", **self.env, "PORT": str(self.port)}
+        with self.log.open("ab") as log:
+            self.process = subprocess.Popen(
+                self.command,
+                env=env,
+                cwd=self.cwd,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+            )
+        started = time.monotonic()
+        while time.monotonic() - started < STARTUP:
+            assert self.process.poll() is None, self.log.read_text()[-3000:]
+            try:
+                if requests.get(f"{self.url}/api/v1/openapi.json", timeout=1).status_code == 200:
+                    return
+            except GONE:
+                pass
+            time.sleep(0.05)
+        pytest.fail(f"gunicorn did not answer within {STARTUP} s:\n{self.log.read_text()[-3000:]}")
+
+    def kill(self) -> None:
+        """SIGKILL to the whole group: no worker finishes its request or closes its database."""
+        assert self.process is not None
+        os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(timeout=30)
+        self.kills += 1
+
+    def stop(self) -> None:
+        """SIGTERM, as a service manager stops it: the workers finish and the logs are flushed."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+            try:
+                self.process.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.process.pid, signal.SIGKILL)
+                self.process.wait(timeout=30)
+
+
+@dataclass(frozen=True)
+class Proxy:
+    """nginx from deploy/nginx.conf, as .ci/proxy started it."""
+
+    url: str
+    folder: Path
+
+    @property
+    def cert(self) -> str:
+        """The certificate to trust (requests' ``verify``)."""
+        return str(self.folder / "cert.pem")
+
+    def session(self) -> requests.Session:
+        """A client that trusts this proxy's certificate. requests would let REQUESTS_CA_BUNDLE
+        from the environment win over ``verify``: the environment is not read."""
+        client = requests.Session()
+        client.trust_env = False
+        client.verify = self.cert
+        return client
+
+    @property
+    def spki(self) -> str:
+        """The hash of the certificate's key, as Chromium's --ignore-certificate-errors-spki-list
+        takes it."""
+        return (self.folder / "spki").read_text().strip()
+
+    @property
+    def http_url(self) -> str:
+        return f"http://127.0.0.1:{(self.folder / 'http_port').read_text().strip()}"
+
+    @property
+    def access_log(self) -> Path:
+        return self.folder / "access.log"
+
+
+@contextmanager
+def proxy(folder: Path, upstreams: Sequence[str]) -> Iterator[Proxy]:
+    """The documented nginx, with a certificate of its own, in front of ``upstreams``."""
+    need_program("nginx", "nginx")
+    need_program("openssl", "openssl")
+    env = {
+        **os.environ,
+        "PROXY_HTTPS_PORT": str(free_port()),
+        "PROXY_HTTP_PORT": str(free_port()),
+    }
+    started = subprocess.run(
+        [str(ROOT / ".ci" / "proxy"), "start", str(folder), *upstreams],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    try:
+        if started.returncode != 0:
+            pytest.fail(f".ci/proxy start failed:\n{started.stderr[-3000:]}")
+        yield Proxy(started.stdout.strip().splitlines()[-1], folder)
+    finally:
+        subprocess.run([str(ROOT / ".ci" / "proxy"), "stop", str(folder)], timeout=60, check=False)
+
+
+@dataclass
+class Stack:
+    """What production runs: gunicorn servers (PROXY_COUNT=1) on one database, nginx in front."""
+
+    servers: list[Gunicorn]
+    front: Proxy
+    app: Flask
+
+    @property
+    def url(self) -> str:
+        return self.front.url
+
+
+@contextmanager
+def behind_proxy(
+    tmp_path: Path, servers: int = 1, env: dict[str, str] | None = None
+) -> Iterator[Stack]:
+    """``servers`` gunicorn servers behind nginx, on the test's database (DATABASE_URL when set,
+    PostgreSQL in CI, else a SQLite file of its own), its tables made afresh."""
+    need_program("nginx", "nginx")
+    with fresh_app(tmp_path / "stack.sqlite3", {"SECRET_KEY": "stack"}) as app:
+        server_env = {
+            **os.environ,
+            "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+            "SECRET_KEY": "stack",
+            "PROXY_COUNT": "1",
+            **(env or {}),
+        }
+        running: list[Gunicorn] = []
+        try:
+            for number in range(servers):
+                server = Gunicorn(env=server_env, log=tmp_path / f"gunicorn-{number}.log")
+                server.start()
+                running.append(server)
+            upstreams = [f"127.0.0.1:{server.port}" for server in running]
+            with proxy(tmp_path / "proxy", upstreams) as front:
+                yield Stack(running, front, app)
+        finally:
+            for server in running:
+                server.stop()

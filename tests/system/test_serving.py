@@ -1,0 +1,131 @@
+"""`make serve`: the real gunicorn with the project's settings, its access log read back.
+
+The commands are the ones the Makefile runs (``make -n``), so the test serves what the README
+tells an operator to run; edit links pass through it and their keys never reach the log.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import runpy
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import requests
+
+from scorekeeper import gunicorn_conf
+from tests.support.servers import ROOT, Gunicorn, need_program
+
+CONF = ROOT / "scorekeeper" / "gunicorn_conf.py"
+
+
+def make_dry_run(*arguments: str) -> list[str]:
+    """The commands `make` would run, one per line, without running them."""
+    need_program("make", "make")
+    done = subprocess.run(
+        ["make", "--no-print-directory", "-n", *arguments],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    return [line for line in done.stdout.splitlines() if line.strip()]
+
+
+def test_make_run_installs_only_what_serving_needs() -> None:
+    fresh = ["VENV=/nonexistent-venv"]
+    run = "\n".join(make_dry_run("run", *fresh))
+    serve = "\n".join(make_dry_run("serve", *fresh))
+    test = "\n".join(make_dry_run("test", *fresh))
+    for serving in (run, serve):
+        assert "pip install --quiet -e ." in serving
+        assert "[test" not in serving and "bench" not in serving
+    assert "pip install --quiet -e '.[test,bench]'" in test
+    assert "pybabel compile" in run  # the catalogues, before the first page
+
+
+def test_settings_default_to_the_loopback_address_and_port_8000(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("HOST", "PORT", "WEB_CONCURRENCY"):
+        monkeypatch.delenv(name, raising=False)
+    settings = runpy.run_path(str(CONF))
+    assert settings["bind"] == "127.0.0.1:8000"
+    assert settings["workers"] == 2
+    assert settings["accesslog"] == "-"
+    monkeypatch.setenv("HOST", "0.0.0.0")
+    monkeypatch.setenv("PORT", "9123")
+    monkeypatch.setenv("WEB_CONCURRENCY", "5")
+    settings = runpy.run_path(str(CONF))
+    assert (settings["bind"], settings["workers"]) == ("0.0.0.0:9123", 5)
+
+
+@pytest.mark.parametrize(
+    ("line", "shown"),
+    [
+        ("GET /r/abc/edit/KEY-1_x HTTP/1.1", "GET /r/abc/edit/[redacted] HTTP/1.1"),
+        ("/g/abc/edit/KEY?next=/", "/g/abc/edit/[redacted]?next=/"),
+        ("https://x.example/prefix/r/a/edit/KEY", "https://x.example/prefix/r/a/edit/[redacted]"),
+        ("/r/abc/hands", "/r/abc/hands"),
+        ("/r/abc/hands/3/edit", "/r/abc/hands/3/edit"),
+    ],
+)
+def test_edit_keys_are_redacted(line: str, shown: str) -> None:
+    assert gunicorn_conf.redacted(line) == shown
+
+
+def test_make_serve_logs_every_request_and_no_edit_key(tmp_path: Path) -> None:
+    bin_dir = str(Path(sys.executable).parent)
+    commands = make_dry_run("-o", "install", "serve", f"BIN={bin_dir}")
+    assert len(commands) == 2 and "gunicorn" in commands[1], commands
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'served.sqlite3'}",
+        "SECRET_KEY": "serving-test",
+        "WEB_CONCURRENCY": "3",
+        "PYTHONUNBUFFERED": "1",
+    }
+    env.pop("PROXY_COUNT", None)
+    upgrade = subprocess.run(
+        shlex.split(commands[0]), cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert upgrade.returncode == 0, upgrade.stderr[-3000:]
+
+    log = tmp_path / "gunicorn.log"
+    server = Gunicorn(env=env, log=log, command=shlex.split(commands[1]))
+    server.start()
+    try:
+        with requests.Session() as phone:
+            rubber = phone.post(f"{server.url}/api/v1/rubbers", json={}, timeout=10).json()
+            group = phone.post(
+                f"{server.url}/api/v1/groups", json={"name": "Tasca"}, timeout=10
+            ).json()
+            for made in (rubber, group):
+                assert made["edit_url"].startswith(server.url + "/")
+                opened = phone.get(made["edit_url"], allow_redirects=False, timeout=10)
+                assert opened.status_code == 302, opened.text[:300]
+            # A page opened from an edit link names it as its referrer.
+            page = phone.get(
+                f"{server.url}/r/{rubber['id']}",
+                headers={"Referer": rubber["edit_url"]},
+                timeout=10,
+            )
+            assert page.status_code == 200
+    finally:
+        server.stop()
+
+    text = log.read_text()
+    assert f"Listening at: http://127.0.0.1:{server.port}" in text
+    assert "Using worker: gthread" in text
+    assert len(re.findall(r"Booting worker with pid", text)) == 3, text[-3000:]
+    assert re.search(r'"POST /api/v1/rubbers HTTP/1\.1" 201', text), text[-3000:]
+    for made, letter in ((rubber, "r"), (group, "g")):
+        line = f'"GET /{letter}/{made["id"]}/edit/[redacted] HTTP/1.1" 302'
+        assert line in text, text[-3000:]
+        assert made["edit_key"] not in text
+    assert f'"{server.url}/r/{rubber["id"]}/edit/[redacted]"' in text  # the referrer
