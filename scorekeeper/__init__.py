@@ -20,6 +20,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     configure(app, test_config)
 
     from scorekeeper import api, web
+    from scorekeeper.bidding import models as _bidding_models  # noqa: F401
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
