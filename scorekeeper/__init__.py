@@ -20,7 +20,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     configure(app, test_config)
 
     from scorekeeper import api, web
-    from scorekeeper.bidding import models as _bidding_models  # noqa: F401
+    from scorekeeper.bidding import views as bidding
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
@@ -34,6 +34,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(home.bp)
     app.register_blueprint(rubbers.bp)
     app.register_blueprint(card_entry.bp)
+    app.register_blueprint(bidding.bp)
     app.register_blueprint(groups.bp)
     api.init_app(app)
     return app

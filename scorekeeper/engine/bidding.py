@@ -93,9 +93,14 @@ class CardPointsError(BiddingError):
 
 
 class OutcomeError(BiddingError):
-    """A bid without its outcome, or card points and a made/failed that disagree."""
+    """A bid without its outcome (``reason`` ``missing``), card points and a made/failed that
+    disagree (``disagrees``), or a passed hand with a bid (``passed``)."""
 
     code = "outcome"
+
+    def __init__(self, value: object, reason: str, message: str) -> None:
+        self.reason = reason
+        super().__init__(value, message)
 
 
 class GameFinishedError(BiddingError):
@@ -174,7 +179,7 @@ class BidHand:
         if self.kind is HandKind.PASSED:
             given = (self.bidder, self.bid, self.partner, self.points, self.made)
             if any(value is not None for value in given):
-                raise OutcomeError(given, "A hand everyone passed has no bid.")
+                raise OutcomeError(given, "passed", "A hand everyone passed has no bid.")
             return
         for role, seat in (("bidder", self.bidder), ("partner", self.partner)):
             _check_seat(seat, MAX_PLAYERS, role)  # the table's own size is checked in play
@@ -187,11 +192,14 @@ class BidHand:
             if self.made is not None and self.made is not made:
                 raise OutcomeError(
                     self.points,
+                    "disagrees",
                     f"{self.points} card points {'makes' if made else 'fails'} a bid of {bid}.",
                 )
             object.__setattr__(self, "made", made)
         elif not isinstance(self.made, bool):
-            raise OutcomeError(self.made, "A bid needs its card points, or whether it was made.")
+            raise OutcomeError(
+                self.made, "missing", "A bid needs its card points, or whether it was made."
+            )
 
     @classmethod
     def played(
