@@ -15,6 +15,7 @@ from wtforms import (
 )
 from wtforms.validators import AnyOf, Length, NumberRange, Optional, ValidationError
 
+from scorekeeper.bidding import wording
 from scorekeeper.engine import bidding as rules
 from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
 from scorekeeper.web.forms import Form, strip
@@ -108,7 +109,8 @@ class HandForm(Form):
         validators=[AnyOf(HAND_ACTIONS, message=_l("Choose what happened in the hand."))],
         default="made",
     )
-    bidder = RadioField(_l("Who bid"), choices=[], validators=[Optional()])
+    # A seat not at the table is the engine's refusal, said as it says it (validate_bidder).
+    bidder = RadioField(_l("Who bid"), choices=[], validators=[Optional()], validate_choice=False)
     bid = RadioField(
         _l("How much"),
         choices=[SelectChoice(str(bid), str(bid)) for bid in rules.QUICK_BIDS],
@@ -119,7 +121,7 @@ class HandForm(Form):
         validators=[Optional(), _within(rules.MIN_BID, rules.MAX_BID)],
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
-    partner = RadioField(_l("Partner"), choices=[], validators=[Optional()])
+    partner = RadioField(_l("Partner"), choices=[], validators=[Optional()], validate_choice=False)
     points = IntegerField(
         _l("Card points of the bidder's side"),
         validators=[Optional(), _within(0, rules.TOTAL_POINTS)],
@@ -156,6 +158,19 @@ class HandForm(Form):
         if field.data and not is_version(str(field.data)):
             raise ValidationError(_l("This page is out of date: reload it."))
 
+    def validate_bidder(self, field: RadioField) -> None:
+        self._at_the_table(field, "bidder")
+
+    def validate_partner(self, field: RadioField) -> None:
+        self._at_the_table(field, "partner")
+
+    @staticmethod
+    def _at_the_table(field: RadioField, role: str) -> None:
+        if field.data is not None and field.data not in {choice.value for choice in field.choices}:
+            players = len(field.choices) - (role == "partner")
+            refusal = rules.UnknownSeatError(field.data, players, role)
+            raise ValidationError(wording.engine_error(refusal))
+
     def engine_hand(self) -> rules.BidHand:
         """The hand the form describes (the engine raises on a bad seat, bid or points)."""
         if self.action.data == "passed":
@@ -178,4 +193,3 @@ class UndoForm(Form):
     version = HandForm.version
     validate_version = HandForm.validate_version
     stored_version = HandForm.stored_version
-

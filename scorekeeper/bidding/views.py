@@ -157,7 +157,7 @@ def game(game_id: str) -> Any:
         points = request.args.get("points", type=int)
         if points is not None and 0 <= points <= rules.TOTAL_POINTS:
             form.points.data = points  # counted from a pile: waits to be confirmed
-        response = Response(_render(game, form, can_edit, edit_key))
+        response = Response(_render(game, form, can_edit, edit_key), mimetype="text/html")
     if plain:
         response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
