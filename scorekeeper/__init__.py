@@ -20,6 +20,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     configure(app, test_config)
 
     from scorekeeper import api, web
+    from scorekeeper.bidding import card_entry as bidding_cards
     from scorekeeper.bidding import views as bidding
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.groups import views as groups
@@ -35,6 +36,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rubbers.bp)
     app.register_blueprint(card_entry.bp)
     app.register_blueprint(bidding.bp)
+    app.register_blueprint(bidding_cards.bp)
     app.register_blueprint(groups.bp)
     api.init_app(app)
     return app

@@ -6,6 +6,7 @@ from typing import Any
 
 from flask_babel import lazy_gettext as _l
 from wtforms import (
+    Field,
     HiddenField,
     IntegerField,
     RadioField,
@@ -193,3 +194,28 @@ class UndoForm(Form):
     version = HandForm.version
     validate_version = HandForm.validate_version
     stored_version = HandForm.stored_version
+
+
+MAX_CARD_TEXT = 4
+"""The longest card as written (``10H``), with room for one stray character."""
+MAX_PICKED = 48
+"""More values than the largest deck holds are not a person tapping: the rest are ignored."""
+
+
+class CardListField(Field):
+    """Every card sent under one name (a checkbox per card), as written."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        cards = (str(value).strip()[:MAX_CARD_TEXT] for value in valuelist[:MAX_PICKED])
+        self.data = [card for card in cards if card]
+
+
+class PileForm(Form):
+    """The cards of the bidder's side's pile, picked on the grid of the table's deck; a GET
+    form, since counting changes nothing, so no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    cards = CardListField()
+    action = HiddenField()
