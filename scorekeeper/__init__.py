@@ -23,6 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.bidding import card_entry as bidding_cards
     from scorekeeper.bidding import views as bidding
     from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.groups import bidding as group_bidding
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
     from scorekeeper.rubbers import card_entry
@@ -38,5 +39,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(bidding.bp)
     app.register_blueprint(bidding_cards.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(group_bidding.bp)
     api.init_app(app)
     return app

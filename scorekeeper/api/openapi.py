@@ -11,7 +11,7 @@ from functools import cache
 from typing import Any
 
 from scorekeeper import engine
-from scorekeeper.api import bidding
+from scorekeeper.api import bidding_schemas as bidding
 from scorekeeper.api.groups import GROUP_KEY_HEADER
 from scorekeeper.api.rubbers import (
     EDIT_KEY_HEADER,

@@ -98,6 +98,10 @@ def test_every_tap_target_is_at_least_48_px(
     phone.get_by_role("button", name="Fez", exact=True).tap()
     expect(phone.locator(".bidding-log tr.changes")).to_have_count(1)
     second_phone.goto(page_url)
+    group = phone.context.request.post(
+        live_server + "/api/v1/groups", data={"name": "Tasca"}
+    ).json()
+    phone.goto(group["edit_url"])
     offenders = []
     for path in (
         "/",
@@ -106,6 +110,9 @@ def test_every_tap_target_is_at_least_48_px(
         f"/b/{game_id}/hands/1/edit",
         f"/b/{game_id}/count",
         "/history",
+        f"/g/{group['id']}",
+        f"/g/{group['id']}/bidding",
+        f"/g/{group['id']}/bidding/new",
     ):
         phone.goto(path if path.startswith("http") else live_server + path)
         offenders += [(path, target) for target in too_small(measure(phone))]

@@ -388,6 +388,7 @@ FORMS: dict[str, dict[str, st.SearchStrategy[str]]] = {
     "/r/<id>/hands/<n>/edit": HAND_FIELDS,
     "/r/<id>/undo": {"key": HAND_FIELDS["key"], "version": HAND_FIELDS["version"]},
     "/bidding/new": NEW_GAME_FIELDS,
+    "/g/<group>/bidding/new": NEW_GAME_FIELDS,
     "/bidding": {"previous": offered("<game>", "", "x")},
     "/b/<game>/hands": BID_FIELDS,
     "/b/<game>/hands/<n>/edit": BID_FIELDS,
