@@ -4,17 +4,18 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask
 
-from scorekeeper.api import export, groups, rubbers
+from scorekeeper.api import bidding, export, groups, rubbers
 from scorekeeper.extensions import csrf
 
 bp = Blueprint("api", __name__, url_prefix=rubbers.PREFIX)
 bp.register_blueprint(rubbers.bp)
 bp.register_blueprint(groups.bp)
 bp.register_blueprint(export.bp)
+bp.register_blueprint(bidding.bp)
 
 
 def init_app(app: Flask) -> None:
     """Register the API; its writes are authenticated by their key headers, not by CSRF."""
-    for part in (rubbers.bp, groups.bp, export.bp):
+    for part in (rubbers.bp, groups.bp, export.bp, bidding.bp):
         csrf.exempt(part)
     app.register_blueprint(bp)

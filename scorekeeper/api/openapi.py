@@ -11,6 +11,7 @@ from functools import cache
 from typing import Any
 
 from scorekeeper import engine
+from scorekeeper.api import bidding_schemas as bidding
 from scorekeeper.api.groups import GROUP_KEY_HEADER
 from scorekeeper.api.rubbers import (
     EDIT_KEY_HEADER,
@@ -535,9 +536,9 @@ def document() -> dict[str, Any]:
             "rubber's edit key in the X-Edit-Key header.",
         },
         "servers": [{"url": "/"}],
-        "paths": {**_paths(), **_group_paths()},
+        "paths": {**_paths(), **_group_paths(), **bidding.openapi()[0]},
         "components": {
-            "schemas": {**_schemas(), **_group_schemas()},
+            "schemas": {**_schemas(), **_group_schemas(), **bidding.openapi()[1]},
             "securitySchemes": {
                 "editKey": {"type": "apiKey", "in": "header", "name": EDIT_KEY_HEADER},
                 "groupKey": {"type": "apiKey", "in": "header", "name": GROUP_KEY_HEADER},

@@ -1090,6 +1090,12 @@ def test_openapi_lists_every_operation(openapi: dict[str, Any]) -> None:
         ("/api/v1/groups/{group_id}/export.json", "get"),
         ("/api/v1/groups/{group_id}/import", "post"),
         ("/api/v1/groups/{group_id}/rubbers", "post"),
+        ("/api/v1/groups/{group_id}/bidding", "get"),
+        ("/api/v1/bidding", "post"),
+        ("/api/v1/bidding/{game_id}", "get"),
+        ("/api/v1/bidding/{game_id}/hands", "post"),
+        ("/api/v1/bidding/{game_id}/hands/{number}", "put"),
+        ("/api/v1/bidding/{game_id}/hands/last", "delete"),
     }
     scheme = openapi["components"]["securitySchemes"]["editKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": "X-Edit-Key"}
