@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from flask import Blueprint, Flask
 
-from scorekeeper.api import export, groups, rubbers
+from scorekeeper.api import errors, export, groups, rubbers
 from scorekeeper.extensions import csrf
 
 bp = Blueprint("api", __name__, url_prefix=rubbers.PREFIX)
 bp.register_blueprint(rubbers.bp)
 bp.register_blueprint(groups.bp)
 bp.register_blueprint(export.bp)
+errors.init_blueprint(bp, rubbers.PREFIX)
 
 
 def init_app(app: Flask) -> None:

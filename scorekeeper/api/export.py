@@ -6,9 +6,10 @@ import csv
 import io
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response
 from flask_babel import gettext as _
 
+from scorekeeper.api.errors import ApiError
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Rubber
@@ -67,10 +68,10 @@ def rows(rubber: Rubber) -> list[list[str]]:
 
 
 @bp.get("/rubbers/<rubber_id>/export.csv")
-def rubber_csv(rubber_id: str) -> Response | tuple[Response, int]:
+def rubber_csv(rubber_id: str) -> Response:
     rubber = db.session.get(Rubber, rubber_id) if store.is_token(rubber_id) else None
     if rubber is None:
-        return jsonify(error=_("There is no rubber with this id."), field=None), 404
+        raise ApiError(404, _("There is no rubber with this id."), None, "no_rubber")
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerows(rows(rubber))
     return Response(

@@ -1,6 +1,6 @@
 """The JSON API of groups (API.md, "Review"): create one, its statistics, export and import.
 
-Errors have the shape of the rest of the API (``api.ApiError``). A write to a group needs its
+Errors have the shape of the rest of the API (``api/errors.py``). A write to a group needs its
 edit key in the ``X-Group-Key`` header; moving a rubber into a group needs the rubber's edit
 key (``X-Edit-Key``) too.
 
@@ -26,14 +26,12 @@ from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import engine
+from scorekeeper.api.errors import ApiError
 from scorekeeper.api.rubbers import (
     EDIT_KEY_HEADER,
     SEATS,
-    ApiError,
     HandInput,
-    _api_error,
     _body,
-    _http_error,
     _list,
     _name,
     _only,
@@ -62,17 +60,6 @@ group is imported in parts (the import only adds what is missing)."""
 EXPORT_BATCH = 200
 EXPORT_FORMAT = "sueca-group"
 HAND_KINDS = tuple(kind.value for kind in engine.HandKind)
-
-bp.register_error_handler(ApiError, _api_error)
-for _status in (400, 403, 404, 405, 409, 413, 415, 422):
-    bp.register_error_handler(_status, _http_error)
-
-
-@bp.after_request
-def _no_store(response: Response) -> Response:
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
-
 
 # Looking a group up ------------------------------------------------------------------------
 
@@ -337,12 +324,6 @@ def _created_at(value: object, where: str) -> datetime | None:
     return moment
 
 
-def _placed(error: ApiError, where: str) -> ApiError:
-    """The same refusal, its field named within the file (``rubbers[2].hands[0].points``)."""
-    field = f"{where}.{error.field}" if error.field else where
-    return ApiError(error.status, error.message, field, error.code, **error.extra)
-
-
 def _read_rubber(value: object, where: str) -> Imported:
     if not isinstance(value, dict):
         raise ApiError(400, _("%(field)s must be an object.", field=where), where, "type")
@@ -390,7 +371,7 @@ def _read_rubber(value: object, where: str) -> Imported:
         try:
             rules = _rules(value["rules"])
         except ApiError as error:
-            raise _placed(error, where) from None
+            raise error.placed(where) from None
     state = engine.new_rubber(rules, first_dealer)
     folded = []
     for number, hand_value in enumerate(hands):
@@ -401,7 +382,7 @@ def _read_rubber(value: object, where: str) -> Imported:
             hand, tricks = given.to_engine(rules, state.leader)
             state = engine.play_hand(state, hand)
         except ApiError as error:
-            raise _placed(error, hand_where) from None
+            raise error.placed(hand_where) from None
         except engine.ScoringError as error:
             raise ApiError(422, wording.engine_error(error), hand_where, error.code) from None
         trump = given.trump.value if given.trump is not None else None
@@ -449,7 +430,7 @@ def import_group(group_id: str) -> tuple[Response, int]:
     try:
         body = _body()
     except RequestEntityTooLarge:
-        raise ApiError(413, _("The request is too large."), None, "http_413") from None
+        raise ApiError(413, _("The request is too large.")) from None
     if "rubbers" not in body:
         raise ApiError(400, _("%(field)s is missing.", field="rubbers"), "rubbers", "missing")
     # The file's own labels are not used, but a file whose labels are of the wrong kind is not

@@ -151,11 +151,11 @@ def _schemas() -> dict[str, Any]:
     return {
         "Error": {
             "type": "object",
-            "required": ["error", "field"],
+            "required": ["error", "field", "code"],
             "properties": {
                 "error": {"type": "string", "minLength": 1},
                 "field": {"type": ["string", "null"]},
-                "code": {"type": ["string", "null"]},
+                "code": {"type": "string"},
             },
         },
         "RulesInput": {
@@ -531,8 +531,8 @@ def document() -> dict[str, Any]:
             "title": "Sueca scorekeeper",
             "version": "1",
             "description": "Keep the score of Sueca rubbers. Errors are "
-            '`{"error": "<a sentence>", "field": "<name>" | null}`; writes need the '
-            "rubber's edit key in the X-Edit-Key header.",
+            '`{"error": "<a sentence>", "field": "<name>" | null, "code": "<a short code>"}`; '
+            "writes need the rubber's edit key in the X-Edit-Key header.",
         },
         "servers": [{"url": "/"}],
         "paths": {**_paths(), **_group_paths()},

@@ -1,7 +1,6 @@
 """The JSON API of API.md: rubbers, their hands, and the trick-record verifier.
 
-Every answer is JSON, errors included: ``{"error": "<a sentence in the request's language>",
-"field": "<name>" | null, "code": "<a short code>"}``. The statuses follow one line:
+Every answer is JSON, errors included (``api/errors.py``). The statuses follow one line:
 
 - 400: the body is not one of the documented shapes: not JSON, not an object, a field of the
   wrong JSON type (``true`` or ``1.5`` where a whole number goes, a string for a number), a list
@@ -33,9 +32,9 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, url_for
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
 from scorekeeper import engine
+from scorekeeper.api.errors import ApiError
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Hand as HandRow
@@ -73,100 +72,6 @@ HAND_FORMS: dict[str, frozenset[str]] = {
 cards, to be checked against them)."""
 HAND_FIELDS = frozenset().union(*HAND_FORMS.values())
 VERIFY_FIELDS = frozenset({"trump", "leader", "tricks", "rules", "trump_card"})
-
-
-class ApiError(Exception):
-    """An answer with a 4xx status and the error shape of API.md."""
-
-    def __init__(
-        self,
-        status: int,
-        message: str,
-        field: str | None = None,
-        code: str | None = None,
-        **extra: Any,
-    ) -> None:
-        self.status = status
-        self.message = message
-        self.field = field
-        self.code = code
-        self.extra = extra
-        super().__init__(message)
-
-
-def _error_response(
-    status: int,
-    message: str,
-    field: str | None = None,
-    code: str | None = None,
-    extra: Mapping[str, Any] | None = None,
-) -> Response:
-    body: dict[str, Any] = {"error": message, "field": field, "code": code}
-    body.update(extra or {})
-    response = jsonify(body)
-    response.status_code = status
-    return response
-
-
-@bp.errorhandler(ApiError)
-def _api_error(error: ApiError) -> Response:
-    return _error_response(error.status, error.message, error.field, error.code, error.extra)
-
-
-def _http_message(status: int) -> str:
-    message: str = {
-        400: _("The request could not be understood."),
-        403: _("This is not allowed."),
-        404: _("There is nothing at this address."),
-        405: _("This address does not take that method."),
-        409: _("The rubber changed: reload it."),
-        413: _("The request is too large."),
-        415: _("The request must be JSON."),
-        422: _("The request could not be processed."),
-    }.get(status, _("Something went wrong on the server: try again."))
-    return message
-
-
-def _http_error(error: HTTPException) -> Response:
-    status = error.code or 500
-    response = _error_response(status, _http_message(status), code=f"http_{status}")
-    if isinstance(error, MethodNotAllowed) and error.valid_methods:
-        response.headers["Allow"] = ", ".join(error.valid_methods)
-    return response
-
-
-for _status in (400, 403, 404, 405, 409, 413, 415, 422):
-    bp.register_error_handler(_status, _http_error)
-
-
-@bp.errorhandler(InternalServerError)
-def _server_error(error: InternalServerError) -> Response:
-    return _http_error(error)
-
-
-def _under_api(path: str) -> bool:
-    prefix = PREFIX
-    return path == prefix or path.startswith(prefix + "/")
-
-
-@bp.before_app_request
-def _routing_errors() -> Response | None:
-    """An unknown address or method under /api/v1 answers in the API's error shape too.
-
-    Routing fails before any blueprint is chosen, so the blueprint's error handlers never see
-    it; answering here also keeps the Allow header of a 405.
-    """
-    error = request.routing_exception
-    if isinstance(error, NotFound | MethodNotAllowed) and _under_api(request.path):
-        return _http_error(error)
-    return None
-
-
-@bp.after_request
-def _no_store(response: Response) -> Response:
-    # A rubber's state changes with every hand, and a creation answer carries its edit key.
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
 
 
 # Reading a request body ----------------------------------------------------------------
