@@ -12,10 +12,31 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 from flask_babel import gettext as _
+from pydantic import BaseModel, Field
 from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
 
 HTTP_STATUSES = (400, 403, 404, 405, 409, 413, 415, 422)
 """The statuses HTTP itself may refuse an API request with, answered in the error shape."""
+
+
+class Problem(BaseModel):
+    """One problem of a record of tricks: where it is and what is wrong."""
+
+    trick: int | None
+    card: str | None
+    error: str = Field(min_length=1)
+    code: str
+
+
+class Error(BaseModel):
+    """What every refusal answers (API.md, "Conventions")."""
+
+    error: str = Field(min_length=1, description="A sentence in the request's language.")
+    field: str | None = Field(description="The place in the body the refusal is about.")
+    code: str = Field(description="A short code a program can test.")
+    errors: list[Problem] = Field(
+        default=[], description="A refused record of tricks: each of its problems."
+    )
 
 
 class ApiError(Exception):
