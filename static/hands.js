@@ -63,7 +63,7 @@
   function handFrom(submitter) {
     var action = submitter && submitter.name === "action" ? submitter.value : "points";
     var body = {};
-    var label = text(submitter);
+    var label = (submitter && submitter.getAttribute("aria-label")) || text(submitter);
     if (action === "points") {
       var typed = field("points").value.trim();
       if (!typed) {

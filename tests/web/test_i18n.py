@@ -254,10 +254,10 @@ def test_a_4_0_rubber_is_a_pente_in_portugal_and_a_gato_in_brazil(
     assert re.search(rf"\b{name}\b", text), text
     assert not re.search(rf"\b{not_name}\b", text), text
     if accept == "pt-PT":
-        assert "Partida ganha por Nós" in text
+        assert "Vencedores da partida: Nós" in text
         assert "95 → 2 jogos (capote)" in text
     if accept == "pt-BR":
-        assert "Partida vencida por Nós" in text
+        assert "Vencedores da partida: Nós" in text
 
 
 def test_the_history_names_the_pente_in_the_phones_language(client: FlaskClient) -> None:

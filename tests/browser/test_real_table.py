@@ -1,0 +1,284 @@
+"""At a real table (the issue of that name): real names, the panel over the score, the hand
+list, the edit form, a finished rubber, the toggles, small print, the group's tables and the
+dead ends, measured on a phone in European Portuguese."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+TEAMS = ("Os da Casa", "Visitantes")
+PLAYERS = ("António Manuel", "Maria da Conceição", "Joaquim Fernandes", "Zé")
+LONG = "Bartolomeu Maximiliano Vasconcelos Pereir"[:40]
+"""A name of 40 letters, the longest the app takes."""
+
+SIZES = [(390, 844), (360, 640)]
+
+LINES = """(element) => {
+  // The line boxes the element's text lies on: one top per line.
+  const range = document.createRange();
+  range.selectNodeContents(element);
+  const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+    .map((r) => Math.round(r.top)));
+  return tops.size;
+}"""
+
+BROKEN_WORDS = """(selector) => {
+  // Every word of these elements whose letters lie on more than one line.
+  const broken = [];
+  for (const element of document.querySelectorAll(selector)) {
+    const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      for (const match of node.data.matchAll(/\\S+/g)) {
+        const range = document.createRange();
+        range.setStart(node, match.index);
+        range.setEnd(node, match.index + match[0].length);
+        const tops = new Set([...range.getClientRects()].filter((r) => r.width > 0)
+          .map((r) => Math.round(r.top)));
+        if (tops.size > 1) broken.push(match[0]);
+      }
+    }
+  }
+  return broken;
+}"""
+
+SMALL_TEXT = """() => {
+  // Visible text drawn under 14 CSS px: HTML by its computed size, SVG scaled to the screen.
+  const small = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const element = node.parentElement;
+    if (!node.data.trim() || !element) continue;
+    if (element.closest("title, script, style, template, .visually-hidden, [hidden]")) continue;
+    if (!element.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    let size = parseFloat(getComputedStyle(element).fontSize);
+    const svg = element.closest("svg");
+    if (svg) {
+      if (!svg.checkVisibility()) continue;
+      size *= svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    }
+    if (size < 14) small.push([node.data.trim().slice(0, 30), Math.round(size * 10) / 10]);
+  }
+  return small;
+}"""
+
+
+def start(phone: Any, live_server: str, teams: tuple[str, str], players: tuple[str, ...]) -> str:
+    phone.goto(live_server + "/rubbers/new")
+    phone.get_by_label("Equipa dos lugares 1 e 3").fill(teams[0])
+    phone.get_by_label("Equipa dos lugares 2 e 4").fill(teams[1])
+    for seat, name in enumerate(players):
+        phone.get_by_label(f"Lugar {seat + 1}", exact=True).fill(name)
+    phone.get_by_role("button", name="Começar a partida").tap()
+    expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
+    return str(phone.url)
+
+
+def record(phone: Any, points: str, team: str | None = None) -> None:
+    count = phone.locator(".hands li").count()
+    if team is not None:
+        phone.locator(".hand-form .whose label").filter(has_text=team).tap()
+    phone.get_by_label("Pontos", exact=True).fill(points)
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(phone.locator(".hands li")).to_have_count(count + 1)
+
+
+def box(phone: Any, selector: str) -> dict[str, float]:
+    found = phone.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return dict(found)
+
+
+def bottom(phone: Any, selector: str) -> float:
+    found = box(phone, selector)
+    return found["y"] + found["height"]
+
+
+# 1. Real names ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("teams", "players"), [(TEAMS, PLAYERS), ((LONG, LONG), (LONG,) * 4)])
+def test_real_names_never_break_a_word_nor_the_score(
+    live_server: str, phone: Any, teams: tuple[str, str], players: tuple[str, ...]
+) -> None:
+    page = start(phone, live_server, teams, players)
+    for width, height in SIZES:
+        phone.set_viewport_size({"width": width, "height": height})
+        phone.goto(page)
+        record(phone, "75")  # the page right after a hand: its note on top
+        games = phone.locator(".scoreline .games")
+        assert games.evaluate(LINES) == 1, f"the score wraps at {width} px"
+        names = ".scoreline > span, .seat .player, .whose span, .quick .who, .cross .team-name"
+        assert phone.evaluate(BROKEN_WORDS, names) == [], f"a word broken at {width} px"
+        for name in phone.locator(".scoreline > span, .seat .player").all():
+            lines = name.evaluate(
+                "(e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)"
+            )
+            assert lines <= 2.05, f"{name.inner_text()!r} takes {lines:.1f} lines at {width} px"
+        assert phone.locator(".whose legend").evaluate(LINES) == 1, "'Pontos de' wraps"
+        # The table drawing and the cross stay above the panel, never under it.
+        sheet_top = box(phone, ".thumb-sheet")["y"]
+        for part in (".board .cross", ".table-view"):
+            assert bottom(phone, part) <= sheet_top + 1, f"{part} under the panel at {width} px"
+        # The quick buttons name the team without a preposition ("de Os da Casa").
+        revoke = phone.get_by_role("button", name=f"Renúncia: {teams[0]}", exact=True).first
+        expect(revoke).to_be_visible()
+        expect(revoke).to_contain_text(teams[0][:8])
+
+
+def test_the_wording_reads_as_portuguese_with_any_team_name(live_server: str, phone: Any) -> None:
+    page = start(phone, live_server, TEAMS, PLAYERS)
+    phone.get_by_role("button", name="Renúncia: Os da Casa").tap()
+    expect(phone.locator(".hands li")).to_have_count(1)
+    for points in ("95", "70", "61"):
+        record(phone, points)
+    texts = [phone.locator("main").inner_text()]
+    phone.goto(page + "/hands/1")
+    texts.append(phone.locator("main").inner_text())
+    phone.goto(live_server + "/history")
+    texts.append(phone.locator("main").inner_text())
+    joined = "\n".join(texts)
+    assert "Vencedores da partida: Os da Casa" in texts[0]
+    assert "Renúncia — Os da Casa: 2 jogos para Visitantes" in joined
+    # "de" and "por" before a name that starts with its article: Portuguese says "dos", "pelos".
+    assert not re.search(r"\b(de|por|em) Os\b", joined), joined
+
+
+# 2. The panel and the score ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height", "most"), [(390, 844, 1 / 3), (360, 640, 0.45)])
+def test_the_panel_leaves_the_score_the_cross_and_the_dealer_in_view(
+    live_server: str, phone: Any, width: int, height: int, most: float
+) -> None:
+    phone.set_viewport_size({"width": width, "height": height})
+    start(phone, live_server, TEAMS, PLAYERS)
+    record(phone, "75")
+    sheet = box(phone, ".thumb-sheet")
+    assert sheet["y"] + sheet["height"] <= height + 1
+    share = sheet["height"] / height
+    assert share <= most, f"the panel covers {share:.0%} of a {width}×{height} screen"
+    for part in (".scoreline", ".board .cross", ".role-deals", "main > .note"):
+        assert bottom(phone, part) <= sheet["y"] + 1, f"{part} is under the panel"
+    # The quick buttons are in the panel, one tap away, without scrolling.
+    for button in phone.locator(".hand-form .quick > button").all():
+        found = button.bounding_box()
+        assert found["y"] >= sheet["y"] and found["y"] + found["height"] <= height + 1
+    phone.get_by_text("Anular a última mão").tap()
+    opened = box(phone, ".thumb-sheet")["height"] / height
+    assert opened <= most, f"with the undo open the panel covers {opened:.0%}"
+    print(f"\n{width}×{height}: the panel covers {share:.1%}, {opened:.1%} with the undo open")
+
+
+# 5. A finished rubber --------------------------------------------------------------------------
+
+
+def test_a_finished_rubber_still_shows_who_played(live_server: str, phone: Any) -> None:
+    page = start(phone, live_server, TEAMS, PLAYERS)
+    record(phone, "95")
+    record(phone, "95")  # 4-0: won
+    phone.goto(page)
+    expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Os da Casa")
+    for name in PLAYERS:
+        expect(phone.get_by_text(name, exact=True)).to_be_visible()
+    # Partners beside their team's name, in its colour.
+    expect(phone.locator(".who-played .team0")).to_contain_text("António Manuel")
+    expect(phone.locator(".who-played .team0")).to_contain_text("Joaquim Fernandes")
+    expect(phone.locator(".who-played .team1")).to_contain_text("Maria da Conceição")
+
+
+# 7. Toggles ------------------------------------------------------------------------------------
+
+
+TOGGLE_LOOK = """(summary) => {
+  const style = getComputedStyle(summary);
+  return { border: parseFloat(style.borderTopWidth), colour: style.borderTopColor,
+           marker: getComputedStyle(summary, "::before").content };
+}"""
+
+
+def test_every_toggle_looks_tappable(live_server: str, phone: Any) -> None:
+    page = start(phone, live_server, TEAMS, PLAYERS)
+    record(phone, "75")
+    toggles: list[tuple[str, Any]] = [
+        ("Trunfo (opcional)", phone.locator("details.trump > summary")),
+        ("Risquinhos", phone.locator("details.tally-view > summary")),
+    ]
+    seen = [(what, locator.evaluate(TOGGLE_LOOK)) for what, locator in toggles]
+    phone.goto(live_server + "/rubbers/new")
+    seen.append(("Regras da casa", phone.get_by_text("Regras da casa").evaluate(TOGGLE_LOOK)))
+    phone.goto(page + "/replay")
+    seen.append(
+        ("A carta voltada", phone.locator("details.turned > summary").evaluate(TOGGLE_LOOK))
+    )
+    phone.get_by_role("button", name=re.compile("copas")).first.tap()
+    seen.append(
+        ("Escrever as cartas", phone.locator("details.typed > summary").evaluate(TOGGLE_LOOK))
+    )
+    phone.goto(page)
+    record(phone, "95")
+    record(phone, "95")  # won: undo is a disclosure above the hands
+    seen.append(
+        ("Anular a última mão", phone.locator(".log details.undo > summary").evaluate(TOGGLE_LOOK))
+    )
+    for what, look in seen:
+        assert look["border"] >= 2, f"{what}: no edge ({look})"
+        assert look["colour"] not in ("rgba(0, 0, 0, 0)", "transparent"), what
+        assert look["marker"] in ('"▸"', '"▾"'), f"{what}: no marker ({look})"
+
+
+# 8. Small print --------------------------------------------------------------------------------
+
+
+ARMS_UNDER_LABELS = """(svg) => {
+  const arms = [...svg.querySelectorAll("line.stroke")].map((line) => {
+    const box = line.getBoundingClientRect();
+    const half = 2;  // the stroke, on the screen
+    return { left: box.left - half, right: box.right + half, top: box.top - half, bottom: box.bottom + half };
+  });
+  const hits = [];
+  for (const label of svg.querySelectorAll(".dot-label")) {
+    const box = label.getBoundingClientRect();
+    for (const arm of arms) {
+      if (box.left < arm.right && box.right > arm.left && box.top < arm.bottom && box.bottom > arm.top) {
+        hits.push(label.textContent);
+      }
+    }
+  }
+  return hits;
+}"""
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_nothing_a_player_reads_is_under_14_px(
+    live_server: str, phone: Any, width: int, height: int
+) -> None:
+    phone.set_viewport_size({"width": width, "height": height})
+    page = start(phone, live_server, TEAMS, PLAYERS)
+    for points in ("75", "30", "95", "29"):  # 3-3: dots on three arms for each team
+        record(phone, points)
+    phone.goto(page)
+    cross = phone.locator("svg.cross")
+    cross.tap()  # shows every dot's hand number
+    expect(phone.locator(".dot-label").first).to_have_css("opacity", "1")
+    labels = phone.locator(".dot-label")
+    expect(labels).to_have_count(6)
+    assert cross.evaluate(ARMS_UNDER_LABELS) == [], "a hand number sits on an arm"
+    assert phone.evaluate(SMALL_TEXT) == [], f"the rubber page at {width} px"
+    start(phone, live_server, ("Nós", "Eles"), ())
+    record(phone, "61")
+    for path in ("/history", page.replace(live_server, "") + "/sitting"):
+        phone.goto(live_server + path)
+        assert phone.evaluate(SMALL_TEXT) == [], path
+    # The history's crosses: one size, one column, each centred on its line.
+    phone.goto(live_server + "/history")
+    crosses = [c.bounding_box() for c in phone.locator(".history svg.cross").all()]
+    rows = [r.bounding_box() for r in phone.locator(".history li > a").all()]
+    assert len(crosses) == 2
+    assert {round(c["x"]) for c in crosses} == {round(crosses[0]["x"])}
+    assert {round(c["width"]) for c in crosses} == {72}
+    for found, row in zip(crosses, rows, strict=True):
+        assert abs((found["y"] + found["height"] / 2) - (row["y"] + row["height"] / 2)) <= 2
