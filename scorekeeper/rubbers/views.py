@@ -223,7 +223,7 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
         cross=drawings.cross(state),
         tallies=tuple(drawings.tally(games, state.rules.games_to_win) for games in state.games),
         seats=drawings.table(state),
-        summaries={r.number: wording.hand_summary(r, rubber.teams) for r in state.hands},
+        summaries={r.number: wording.hand_note(r, rubber.teams) for r in state.hands},
         outcome=wording.outcome_name(state.outcome),
         form=form if can_edit else None,
         can_edit=can_edit,
@@ -280,7 +280,7 @@ def record_hand(rubber_id: str) -> Any:
     if recorded.repeated:  # a double tap, or a second copy of the page: one hand, said so
         flash(_("That hand was already recorded: here is the score."), "conflict")
     elif recorded.result is not None:
-        flash(wording.hand_summary(recorded.result, recorded.teams), "hand")
+        flash(wording.recorded_note(recorded.result, recorded.teams), "hand")
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
@@ -341,7 +341,7 @@ def hand(rubber_id: str, number: int) -> str:
         result=result,
         row=row,
         record=record,
-        summary=wording.hand_summary(result, rubber.teams),
+        summary=wording.hand_note(result, rubber.teams),
         players=player_names(rubber),
         revoke=wording.revoke_proof(record.first_revoke, player_names(rubber), rubber.teams)
         if record is not None and record.first_revoke is not None
@@ -359,7 +359,7 @@ def edit_hand(rubber_id: str, number: int) -> Any:
     form = HandForm()
     form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if request.method == "GET":
-        _fill(form, row)
+        _fill(form, row, rubber.state().hands[number - 1].winner)
         form.version.data = str(rubber.version)
         form.key.data = secrets.token_urlsafe(16)
         return _edit_page(rubber, number, form)
@@ -398,8 +398,9 @@ def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
     )
 
 
-def _fill(form: HandForm, row: Any) -> None:
-    """Put a stored hand back into the form."""
+def _fill(form: HandForm, row: Any, winner: int | None) -> None:
+    """Put a stored hand back into the form, a played hand from its winner's side: the side the
+    list shows it from ("Eles: 95 → 2 jogos"), so a number changed stays that team's."""
     if row.kind == "tie":
         form.action.data = "tie"
     elif row.kind == "spoiled":
@@ -408,8 +409,8 @@ def _fill(form: HandForm, row: Any) -> None:
         form.action.data = f"revoke-{row.team}"
     else:
         form.action.data = "points"
-        form.team.data = "0"
-        form.points.data = row.points0
+        form.team.data = str(winner or 0)
+        form.points.data = row.points1 if winner == 1 else row.points0
         form.all_tricks.data = row.all_tricks
     form.trump.data = row.trump
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from markupsafe import Markup
 
 from scorekeeper import engine
 
@@ -132,7 +133,26 @@ def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
         )
     if result.multiplier > 1:
         head += " " + _("× %(multiplier)s (60-60)", multiplier=result.multiplier)
-    return head
+    if points == engine.scoring.TOTAL_POINTS and not result.bandeira:
+        head += " " + _("(no bandeira without all the tricks)")
+    # The team it went to: "75 → 1 jogo" twice could be either side's.
+    return _("%(team)s: %(summary)s", team=teams[result.winner], summary=head)
+
+
+def hand_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
+    """:func:`hand_summary` for a page: each team's name in its colour (the names escaped)."""
+    marked = tuple(
+        Markup('<span class="team{}">{}</span>').format(team, name) for team, name in enumerate(teams)
+    )
+    return Markup(hand_summary(result, (marked[0], marked[1])))
+
+
+def recorded_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
+    """The note after a hand is recorded: its :func:`hand_note`, except that a tie leaving games
+    pending is just the tie (the page says what it carries, right under the score)."""
+    if "tie_carry" in result.reasons or "tie_double" in result.reasons:
+        return Markup.escape(_("60-60: a tie."))
+    return hand_note(result, teams)
 
 
 def outcome_name(outcome: engine.Outcome | str | None) -> str:

@@ -282,3 +282,47 @@ def test_nothing_a_player_reads_is_under_14_px(
     assert {round(c["width"]) for c in crosses} == {72}
     for found, row in zip(crosses, rows, strict=True):
         assert abs((found["y"] + found["height"] / 2) - (row["y"] + row["height"] / 2)) <= 2
+
+
+# 3. The hand list says who won -----------------------------------------------------------------
+
+
+def colour(locator: Any) -> str:
+    return str(locator.evaluate("(e) => getComputedStyle(e).color"))
+
+
+def test_every_hand_and_note_names_the_team_it_went_to(live_server: str, phone: Any) -> None:
+    phone.goto(live_server + "/")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
+    nos, eles = colour(phone.locator(".scoreline .team0")), colour(phone.locator(".scoreline .team1"))
+    assert nos != eles
+    record(phone, "75", "Nós")
+    record(phone, "45", "Nós")  # typed for Nós, so Eles took 75
+    note = phone.locator("main > .note")
+    expect(note).to_have_text("Eles: 75 → 1 jogo")
+    assert colour(note.locator("span.team1")) == eles
+    rows = phone.locator(".hands li .summary")
+    expect(rows).to_have_text(["Eles: 75 → 1 jogo", "Nós: 75 → 1 jogo"])
+    assert colour(rows.nth(0).locator("span.team1")) == eles
+    assert colour(rows.nth(1).locator("span.team0")) == nos
+    phone.locator(".hands li").first.locator("a").first.tap()
+    expect(phone.locator(".summary")).to_have_text("Eles: 75 → 1 jogo")
+
+
+# 4. Editing a hand -----------------------------------------------------------------------------
+
+
+def test_a_hand_opens_for_editing_as_it_was_entered(live_server: str, phone: Any) -> None:
+    phone.goto(live_server + "/")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
+    record(phone, "95", "Eles")
+    expect(phone.locator(".scoreline .games")).to_have_text("0 – 2")
+    phone.locator(".hands li").first.get_by_role("link", name="Editar").tap()
+    expect(phone.get_by_role("radio", name="Eles", exact=True)).to_be_checked()
+    expect(phone.get_by_label("Pontos", exact=True)).to_have_value("95")
+    # Changing only the number keeps the hand with the team that won it.
+    phone.get_by_label("Pontos", exact=True).fill("75")
+    phone.get_by_role("button", name="Guardar a mão").tap()
+    expect(phone.locator(".scoreline .games")).to_have_text("0 – 1")
