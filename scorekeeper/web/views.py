@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from scorekeeper.web import wording
 from scorekeeper.web.i18n import LOCALE_COOKIE, LOCALES
 
 bp = Blueprint("web", __name__)
@@ -21,6 +22,12 @@ def svg_id(prefix: str) -> str:
     """An id unique within the page, for what one SVG defines and uses (its filters)."""
     g.svg_ids = getattr(g, "svg_ids", 0) + 1
     return f"{prefix}-{g.svg_ids}"
+
+
+@bp.app_template_global()
+def outcome_said(code: str) -> bool:
+    """Whether the reader's interface names this outcome (chapéu and arrepio: pt-BR only)."""
+    return wording.outcome_said(code)
 
 
 @bp.get("/language/<locale>")

@@ -6,6 +6,7 @@ sentences, so the pages, the API and the exports say the same thing.
 
 from __future__ import annotations
 
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_babel import ngettext
 from markupsafe import Markup
@@ -155,9 +156,25 @@ def recorded_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
     return hand_note(result, teams)
 
 
-def outcome_name(outcome: engine.Outcome | str | None) -> str:
-    """The name of a finished rubber's outcome (pente is gato in Brazil)."""
+SAID_ONLY_IN = {"chapeu": ("pt_BR",), "arrepio": ("pt_BR",)}
+"""The outcome names that only some interfaces' players say (RULES.md, named outcomes): chapéu
+and arrepio are Brazilian; a pt-PT or English page shows the score instead. Every other name
+is said everywhere (pente is gato in Brazil: the catalogue's word)."""
+
+
+def outcome_said(outcome: engine.Outcome | str | None) -> bool:
+    """Whether the reader's interface has a name for this outcome."""
     code = outcome.value if isinstance(outcome, engine.Outcome) else outcome
+    said_in = SAID_ONLY_IN.get(code or "")
+    return said_in is None or str(get_locale()) in said_in
+
+
+def outcome_name(outcome: engine.Outcome | str | None) -> str:
+    """The name of a finished rubber's outcome in the reader's interface, or "" where its
+    players have none (pente is gato in Brazil; chapéu and arrepio are said only there)."""
+    code = outcome.value if isinstance(outcome, engine.Outcome) else outcome
+    if not outcome_said(code):
+        return ""
     return {
         "pente": _("pente"),
         "chapeu": _("chapéu"),

@@ -81,8 +81,8 @@ def record(phone: Any, points: str, team: str | None = None) -> None:
     count = phone.locator(".hands li").count()
     if team is not None:
         phone.locator(".hand-form .whose label").filter(has_text=team).tap()
-    phone.get_by_label("Pontos", exact=True).fill(points)
-    phone.get_by_role("button", name="Registar", exact=True).tap()
+    phone.locator(".hand-form input[name=points]").fill(points)
+    phone.locator(".hand-form button[value=points]").tap()
     expect(phone.locator(".hands li")).to_have_count(count + 1)
 
 
@@ -326,3 +326,105 @@ def test_a_hand_opens_for_editing_as_it_was_entered(live_server: str, phone: Any
     phone.get_by_label("Pontos", exact=True).fill("75")
     phone.get_by_role("button", name="Guardar a mão").tap()
     expect(phone.locator(".scoreline .games")).to_have_text("0 – 1")
+
+
+# 6. Named outcomes in the interface that says them -------------------------------------------
+
+
+def group_with(phone: Any, live_server: str, rubbers: list[list[str]]) -> str:
+    """A group whose rubbers are played with the players of the issue, each a list of points
+    (typed for the first team)."""
+    phone.goto(live_server + "/groups/new")
+    phone.get_by_label("Nome do grupo").fill("Os do Café Central")
+    phone.get_by_role("button", name="Criar o grupo").tap()
+    expect(phone).to_have_url(re.compile(r"/g/[A-Za-z0-9_-]+$"))
+    group = str(phone.url)
+    for hands in rubbers:
+        phone.goto(group + "/rubbers/new")
+        for seat, name in enumerate(PLAYERS):
+            phone.get_by_label(f"Lugar {seat + 1}", exact=True).fill(name)
+        phone.get_by_label("Equipa dos lugares 1 e 3").fill(TEAMS[0])
+        phone.get_by_label("Equipa dos lugares 2 e 4").fill(TEAMS[1])
+        phone.get_by_role("button", name="Começar a partida").tap()
+        expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
+        for points in hands:
+            record(phone, points)
+    return group
+
+
+CHAPEU = ["50", "95", "95"]  # 0-1, 2-1, 4-1
+ARREPIO = ["29", "50", "70", "70", "70", "70"]  # 0-2, 0-3, then 4-3
+
+
+def shown(phone: Any) -> str:
+    return str(phone.locator("main").inner_text())
+
+
+def test_chapeu_and_arrepio_only_where_they_are_said(live_server: str, phone: Any) -> None:
+    group = group_with(phone, live_server, [CHAPEU, ARREPIO])
+    rubber = str(phone.url)  # the arrepio, the latest
+    pages = [rubber, rubber + "/sitting", live_server + "/history", group, group + "/stats"]
+    portuguese = {}
+    for page in pages:
+        phone.goto(page)
+        portuguese[page] = shown(phone)
+    for page, text in portuguese.items():
+        assert not re.search(r"chapéu|arrepio", text, re.I), f"{page}: {text}"
+    assert "Vitórias por 4-1\n1" in portuguese[group + "/stats"]
+    assert "Vitórias por 4-3 depois de 0-3\n1" in portuguese[group + "/stats"]
+    phone.goto(rubber)
+    phone.get_by_role("link", name="Português (Brasil)").tap()
+    expect(phone.locator("html")).to_have_attribute("lang", "pt-BR")
+    assert "arrepio" in shown(phone)
+    phone.goto(group + "/stats")
+    assert "Chapéus\n1" in shown(phone) and "Arrepios\n1" in shown(phone)
+    phone.goto(live_server + "/history")
+    assert "chapéu" in shown(phone) and "arrepio" in shown(phone)
+    phone.get_by_role("link", name="English").tap()
+    expect(phone.locator("html")).to_have_attribute("lang", "en")
+    for page in pages:
+        phone.goto(page)
+        assert not re.search(r"chapéu|arrepio", shown(phone), re.I), page
+
+
+def test_a_6_1_win_is_no_chapeu_even_in_brazil(live_server: str, phone: Any) -> None:
+    phone.goto(live_server + "/rubbers/new")
+    phone.get_by_role("link", name="Português (Brasil)").tap()
+    expect(phone.locator("html")).to_have_attribute("lang", "pt-BR")
+    phone.get_by_text("Regras da casa").tap()
+    phone.get_by_label("Jogos para vencer a partida").fill("6")
+    phone.get_by_role("button", name="Começar a partida").tap()
+    expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
+    for points in ("50", "95", "95", "95"):  # 0-1, then 6-1
+        record(phone, points)
+    expect(phone.locator(".scoreline .games")).to_have_text("6 – 1")
+    expect(phone.locator(".winner")).to_have_text("Vencedores da partida: Nós")
+
+
+# 9. The group's tables fit the phone ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(("width", "height"), SIZES)
+def test_the_group_and_its_statistics_fit_the_phone(
+    live_server: str, phone: Any, width: int, height: int
+) -> None:
+    group = group_with(phone, live_server, [CHAPEU, ARREPIO])
+    phone.set_viewport_size({"width": width, "height": height})
+    for page in (group, group + "/stats"):
+        phone.goto(page)
+        sideways = phone.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert sideways <= 0, f"{page} scrolls sideways by {sideways} px"
+        hidden = phone.evaluate(
+            """() => [...document.querySelectorAll("main table, main .ranking, .table-scroll")]
+                 .filter((e) => e.scrollWidth > e.clientWidth + 1)
+                 .map((e) => `${e.className} ${e.scrollWidth} in ${e.clientWidth}`)"""
+        )
+        assert hidden == [], f"{page}: {hidden}"
+        assert phone.evaluate(BROKEN_WORDS, "main table, main .ranking") == []
+    # The ranking explained in the players' words.
+    phone.goto(group)
+    text = shown(phone)
+    assert "perícia" not in text and "três vezes" not in text
+    assert "quão bem cada um tem jogado" in text

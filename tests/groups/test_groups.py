@@ -134,7 +134,10 @@ def test_the_group_page_shows_ranking_and_history(en: FlaskClient) -> None:
     group_id = build_small_group(en)
     page = text(en.get(f"/g/{group_id}").get_data(as_text=True))
     assert "Ranking" in page and "Ana" in page and "ZÉ" in page
-    assert "Nós won · pente" in page and "chapéu" in page and "arrepio" in page
+    # Chapéu and arrepio are Brazilian words: an English page names only the pente.
+    assert "Nós won · pente" in page and "chapéu" not in page and "arrepio" not in page
+    brazil = en.get(f"/g/{group_id}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert "chapéu" in text(brazil) and "arrepio" in text(brazil)
     assert "in play" in page
     stats = text(en.get(f"/g/{group_id}/stats").get_data(as_text=True))
     assert "Over 4 finished rubbers." in stats
