@@ -239,6 +239,12 @@ def _start(form: GroupRubberForm, group: Group) -> Response | None:
     return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
 
 
+@bp.get("/g/<group_id>/rubbers/<rubber_id>/move")
+def move_again(group_id: str, rubber_id: str) -> Response:
+    """The move's address opened again: the group's page, nothing moved."""
+    return redirect(url_for(".group", group_id=group_id))
+
+
 @bp.post("/g/<group_id>/rubbers/<rubber_id>/move")
 def move(group_id: str, rubber_id: str) -> Response:
     """Move a rubber into the group: the device must hold both edit links."""

@@ -249,6 +249,26 @@ def grant(rubber_id: str, key: str) -> Response:
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
+@bp.get("/rubbers")
+def quick_rubber_again() -> Response:
+    """The one-tap start's address opened again: the full form, nothing started."""
+    return redirect(url_for(".new_rubber"))
+
+
+@bp.get("/r/<rubber_id>/hands")
+@bp.get("/r/<rubber_id>/undo")
+@bp.get("/r/<rubber_id>/next")
+@bp.get("/r/<rubber_id>/replay/confirm")
+@bp.get("/r/<rubber_id>/replay/save")
+def back_to_the_rubber(rubber_id: str) -> Response:
+    """A form's address opened again (the tab restored after a refused hand, a reload): the
+    rubber, never a 405 page. Nothing is written; the form is on the page."""
+    if not store.is_token(rubber_id):
+        abort(404)
+    target = "cards.replay" if request.path.endswith(("/confirm", "/save")) else ".rubber"
+    return redirect(url_for(target, rubber_id=rubber_id))
+
+
 @bp.post("/r/<rubber_id>/hands")
 def record_hand(rubber_id: str) -> Any:
     """A hand from the form: the busiest write, so it reads no more than it must (see

@@ -428,3 +428,22 @@ def test_the_group_and_its_statistics_fit_the_phone(
     text = shown(phone)
     assert "perícia" not in text and "três vezes" not in text
     assert "quão bem cada um tem jogado" in text
+
+
+# 10. No dead end -------------------------------------------------------------------------------
+
+
+def test_a_refused_hands_address_opened_again_is_the_rubber(live_server: str, phone: Any) -> None:
+    page = start(phone, live_server, TEAMS, PLAYERS)
+    phone.locator(".hand-form input[name=points]").fill("119")
+    phone.locator(".hand-form button[value=points]").tap()
+    expect(phone.locator(".hand-form .error")).to_contain_text("119")
+    assert phone.url == page + "/hands"  # the refused form's page
+    response = phone.goto(phone.url)  # the tab restored later: a GET
+    assert response is not None and response.status == 200
+    assert phone.url == page
+    expect(phone.locator(".scoreline .games")).to_have_text("0 – 0")
+    for address in ("/undo", "/next", "/replay/save"):
+        phone.goto(page + address)
+        assert phone.url.startswith(page), address
+        expect(phone.locator("h1")).not_to_contain_text("Não permitido")
