@@ -13,7 +13,7 @@ bp = Blueprint("web", __name__)
 
 @bp.get("/glossary")
 def glossary() -> str:
-    """The words of the game, explained in English."""
+    """The words of the game, explained in the reader's language."""
     return render_template("glossary.html")
 
 

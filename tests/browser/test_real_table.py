@@ -447,3 +447,21 @@ def test_a_refused_hands_address_opened_again_is_the_rubber(live_server: str, ph
         phone.goto(page + address)
         assert phone.url.startswith(page), address
         expect(phone.locator("h1")).not_to_contain_text("Não permitido")
+
+
+# 11. The glossary in the interface's language ------------------------------------------------
+
+
+def test_the_glossary_speaks_the_interfaces_language(live_server: str, phone: Any) -> None:
+    phone.goto(live_server + "/")
+    phone.get_by_role("link", name="Glossário: as palavras do jogo").tap()
+    vaza = phone.locator("#vaza + dd")
+    expect(vaza).to_contain_text("As quatro cartas jogadas numa volta")
+    expect(phone.locator("#renuncia + dd")).to_contain_text("Não assistir ao naipe")
+    assert phone.locator("dl.glossary").evaluate("(e) => e.closest('[lang]').lang") == "pt-PT"
+    assert not re.search(r"\b(the|trick|team)\b", phone.locator("dl.glossary").inner_text())
+    phone.get_by_role("link", name="Português (Brasil)").tap()
+    expect(vaza).to_contain_text("numa rodada, uma de cada jogador")
+    expect(phone.locator("#pente + dd")).to_contain_text("gato")
+    phone.get_by_role("link", name="English").tap()
+    expect(vaza).to_contain_text("A trick: the four cards")
