@@ -465,3 +465,33 @@ def test_the_glossary_speaks_the_interfaces_language(live_server: str, phone: An
     expect(phone.locator("#pente + dd")).to_contain_text("gato")
     phone.get_by_role("link", name="English").tap()
     expect(vaza).to_contain_text("A trick: the four cards")
+
+
+# 12. Wording ------------------------------------------------------------------------------------
+
+
+def test_one_word_for_each_thing_and_one_note_after_a_tie(
+    live_server: str, phone: Any, second_phone: Any
+) -> None:
+    page = start(phone, live_server, TEAMS, PLAYERS)
+    phone.get_by_role("button", name="Empate 60-60").tap()
+    expect(phone.locator(".hands li")).to_have_count(1)
+    note = phone.locator("main > .note").inner_text()
+    pending = phone.locator(".pending").inner_text()
+    assert note == "60-60: empate." and "vale mais 1 jogo" in pending, (note, pending)
+    texts = [shown(phone)]
+    phone.goto(page + "/hands/1/edit")
+    texts.append(shown(phone))
+    assert "Jogada: pontos" not in texts[-1]
+    expect(phone.get_by_text("Jogada até ao fim: pontos das cartas")).to_be_visible()
+    phone.goto(page + "/replay")
+    texts.append(shown(phone))
+    expect(phone.get_by_text("A carta voltada por quem dá (opcional)")).to_be_visible()
+    phone.goto(live_server + "/r/" + "x" * 32)
+    texts.append(shown(phone))  # the 404 page
+    second_phone.goto(page)
+    texts.append(shown(second_phone))
+    joined = "\n".join(texts)
+    assert not re.search(r"\blinks?\b", joined, re.I), "pt-PT says ligação"
+    assert "virada" not in joined, "pt-PT says carta voltada"
+    assert "Ligação para acompanhar o resultado (só leitura)" in texts[0]

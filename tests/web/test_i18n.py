@@ -314,3 +314,11 @@ def test_an_unknown_hand_action_is_refused_in_portuguese(client: FlaskClient) ->
     assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert "Escolha o que aconteceu na mão." in html and "must be one of" not in html
+
+
+def test_european_portuguese_says_one_word_for_each_thing() -> None:
+    """pt-PT says ligação (not link) and carta voltada (not virada), everywhere."""
+    for message in load_po("pt_PT"):
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        for string in strings:
+            assert not re.search(r"\blinks?\b|virad", string or "", re.I), (message.id, string)
