@@ -371,9 +371,9 @@ class _Totals:
                 if opponent is not None:
                     self._add(opponents_table, (key, opponent), {"rubbers": 1, "won": won}, sign)
 
-    def count_rubber(self) -> None:
-        """Count one more rubber in the group."""
-        self._add(outcomes_table, (ALL,), {"rubbers": 1}, +1)
+    def count_rubber(self, sign: int = +1) -> None:
+        """Count one more rubber in the group (or, ``sign`` -1, one fewer)."""
+        self._add(outcomes_table, (ALL,), {"rubbers": 1}, sign)
 
     def count_result(self, result: Result, sign: int) -> None:
         """Add or take away a rubber's result from the group's outcomes."""
@@ -655,6 +655,43 @@ def move(rubber: Rubber, group: Group) -> None:
     try:
         rubber.group_id = group.id
         refresh_seats(rubber, rubber.state())
+        db.session.commit()
+    except (OperationalError, IntegrityError, StaleDataError) as error:
+        db.session.rollback()
+        raise store.Conflict("busy") from error
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def leave(rubber: Rubber) -> None:
+    """Undo :func:`move`: take a rubber out of its group again, and commit. Its seat rows and
+    its part of the group's totals go, and the rubbers after it are rated again without it.
+
+    Raises ``store.Conflict("busy")`` when another write got to the rubber or the group first.
+    """
+    group_id, created_at, seq = rubber.group_id, rubber.created_at, rubber.group_seq
+    assert group_id is not None and seq is not None
+    try:
+        lock(group_id)
+        connection = db.session.connection()
+        old = [
+            dict(row)
+            for row in connection.execute(
+                sa.select(seats_table).where(seats_table.c.rubber_id == rubber.id)
+            ).mappings()
+        ]
+        connection.execute(seats_table.delete().where(seats_table.c.rubber_id == rubber.id))
+        totals = _Totals()
+        totals.count_seats(old, -1)
+        totals.count_rubber(-1)
+        totals.count_result(result_of(rubber.state()), -1)
+        totals.write(group_id)
+        rubber.group_id = None
+        rubber.group_seq = None
+        db.session.flush()
+        rerate_from(group_id, created_at, seq)
+        refresh_players(group_id, {row["player_key"] for row in old})
         db.session.commit()
     except (OperationalError, IntegrityError, StaleDataError) as error:
         db.session.rollback()

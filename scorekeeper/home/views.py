@@ -30,12 +30,15 @@ def home() -> str:
             db.session.execute(
                 db.select(Rubber)
                 .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
-                .where(DeviceRubber.device == device)
+                .where(DeviceRubber.device == device, Rubber.hand_count > 0)
                 .order_by(DeviceRubber.created_at.desc(), DeviceRubber.rubber_id.desc())
                 .limit(3)
             ).scalars()
         )
-    return render_template("home.html", form=NewRubberForm(), recent=recent)
+    # A rubber started and never played is no "latest rubber": a tap on "New rubber" made it.
+    return render_template(
+        "home.html", form=NewRubberForm(), recent=recent, outcome_name=wording.outcome_name
+    )
 
 
 def _place(device: str | None, rubber_id: str) -> tuple[Any, Any] | None:

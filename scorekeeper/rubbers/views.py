@@ -80,7 +80,7 @@ def rubber(rubber_id: str) -> Any:
         # A form prefilled from the address, or a note shown once: this answer's own page.
         rubber = rubber_or_404(rubber_id)
         form = HandForm(formdata=None)
-        _prefill(form)
+        _prefill(form, rubber.id)
         return _show(rubber, form)
     return _kept_page(rubber_id)
 
@@ -191,13 +191,16 @@ def _answer(
     return page_cache.Answer(page.encode(), version)
 
 
-def _prefill(form: HandForm) -> None:
-    """Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed."""
+def _prefill(form: HandForm, rubber_id: str) -> None:
+    """Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed;
+    after a hand, the team whose points were typed stays chosen (the same person counts)."""
     points = request.args.get("points", type=int)
     team = request.args.get("team")
     if points is not None and 0 <= points <= 120 and team in ("0", "1"):
         form.points.data = points
         form.team.data = team
+    elif session.get("typed_for") in ([rubber_id, "0"], [rubber_id, "1"]):
+        form.team.data = session["typed_for"][1]
 
 
 def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
@@ -301,6 +304,8 @@ def record_hand(rubber_id: str) -> Any:
         flash(_("That hand was already recorded: here is the score."), "conflict")
     elif recorded.result is not None:
         flash(wording.recorded_note(recorded.result, recorded.teams), "hand")
+        if form.action.data == "points":
+            session["typed_for"] = [rubber_id, form.team.data or "0"]
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 

@@ -6,9 +6,8 @@ sentences, so the pages, the API and the exports say the same thing.
 
 from __future__ import annotations
 
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
 from markupsafe import Markup
 
 from scorekeeper import engine
@@ -143,7 +142,8 @@ def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
 def hand_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
     """:func:`hand_summary` for a page: each team's name in its colour (the names escaped)."""
     marked = tuple(
-        Markup('<span class="team{}">{}</span>').format(team, name) for team, name in enumerate(teams)
+        Markup('<span class="team{}">{}</span>').format(team, name)
+        for team, name in enumerate(teams)
     )
     return Markup(hand_summary(result, (marked[0], marked[1])))
 

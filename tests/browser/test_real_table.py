@@ -14,6 +14,8 @@ TEAMS = ("Os da Casa", "Visitantes")
 PLAYERS = ("António Manuel", "Maria da Conceição", "Joaquim Fernandes", "Zé")
 LONG = "Bartolomeu Maximiliano Vasconcelos Pereir"[:40]
 """A name of 40 letters, the longest the app takes."""
+LONGS = tuple(LONG[:-1] + letter for letter in "abcd")
+"""Four of them, one per seat (a name sits in one seat only)."""
 
 SIZES = [(390, 844), (360, 640)]
 
@@ -100,7 +102,7 @@ def bottom(phone: Any, selector: str) -> float:
 # 1. Real names ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("teams", "players"), [(TEAMS, PLAYERS), ((LONG, LONG), (LONG,) * 4)])
+@pytest.mark.parametrize(("teams", "players"), [(TEAMS, PLAYERS), ((LONG, LONG), LONGS)])
 def test_real_names_never_break_a_word_nor_the_score(
     live_server: str, phone: Any, teams: tuple[str, str], players: tuple[str, ...]
 ) -> None:
@@ -295,7 +297,10 @@ def test_every_hand_and_note_names_the_team_it_went_to(live_server: str, phone: 
     phone.goto(live_server + "/")
     phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
     expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
-    nos, eles = colour(phone.locator(".scoreline .team0")), colour(phone.locator(".scoreline .team1"))
+    nos, eles = (
+        colour(phone.locator(".scoreline .team0")),
+        colour(phone.locator(".scoreline .team1")),
+    )
     assert nos != eles
     record(phone, "75", "Nós")
     record(phone, "45", "Nós")  # typed for Nós, so Eles took 75
@@ -495,3 +500,98 @@ def test_one_word_for_each_thing_and_one_note_after_a_tie(
     assert not re.search(r"\blinks?\b", joined, re.I), "pt-PT says ligação"
     assert "virada" not in joined, "pt-PT says carta voltada"
     assert "Ligação para acompanhar o resultado (só leitura)" in texts[0]
+
+
+# Small things a table asked for ---------------------------------------------------------------
+
+
+def quick_start(phone: Any, live_server: str) -> str:
+    phone.goto(live_server + "/")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
+    return str(phone.url)
+
+
+FOCUSED = "() => document.activeElement && document.activeElement.name"
+
+
+def test_the_box_has_the_focus_and_the_team_stays_chosen(live_server: str, phone: Any) -> None:
+    quick_start(phone, live_server)
+    assert phone.evaluate(FOCUSED) == "points"
+    phone.keyboard.type("95")  # straight away: no tap on the box
+    phone.locator(".hand-form button[value=points]").tap()
+    expect(phone.locator(".scoreline .games")).to_have_text("2 – 0")
+    record(phone, "75", "Eles")
+    expect(phone.locator(".scoreline .games")).to_have_text("2 – 1")
+    expect(phone.get_by_role("radio", name="Eles", exact=True)).to_be_checked()
+    assert phone.evaluate(FOCUSED) == "points"
+    record(phone, "70")  # the team still chosen: Eles again
+    expect(phone.locator(".scoreline .games")).to_have_text("2 – 2")
+
+
+def test_0120_is_120_and_120_says_why_it_is_no_bandeira(live_server: str, phone: Any) -> None:
+    quick_start(phone, live_server)
+    record(phone, "0120")
+    expect(phone.locator(".scoreline .games")).to_have_text("2 – 0")
+    expect(phone.locator("main > .note")).to_have_text(
+        "Nós: 120 → 2 jogos (capote) (sem todas as vazas não é bandeira)"
+    )
+    phone.get_by_text("Todas as vazas", exact=True).tap()
+    record(phone, "120")
+    expect(phone.locator("main > .note")).to_have_text("Nós: 120 → bandeira, 4 jogos")
+
+
+def test_the_home_page_lists_played_rubbers_with_date_and_state(
+    live_server: str, phone: Any
+) -> None:
+    quick_start(phone, live_server)
+    record(phone, "95")
+    record(phone, "95")  # won, a pente
+    quick_start(phone, live_server)
+    record(phone, "75")  # in play
+    quick_start(phone, live_server)  # started, never played
+    phone.goto(live_server + "/")
+    rubbers = phone.locator(".rubbers li")
+    expect(rubbers).to_have_count(2)
+    expect(rubbers.nth(0)).to_contain_text("Nós 1 – 0 Eles")
+    expect(rubbers.nth(0)).to_contain_text("a decorrer")
+    expect(rubbers.nth(1)).to_contain_text("Nós 4 – 0 Eles")
+    expect(rubbers.nth(1)).to_contain_text("Vencedores: Nós · pente")
+    for item in rubbers.all():
+        assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d", item.locator("time").inner_text())
+
+
+def test_the_same_name_in_two_seats_is_refused(live_server: str, phone: Any) -> None:
+    phone.goto(live_server + "/rubbers/new")
+    for seat, name in enumerate(("Zé", "Maria", " zé", "Rui")):
+        phone.get_by_label(f"Lugar {seat + 1}", exact=True).fill(name)
+    phone.get_by_role("button", name="Começar a partida").tap()
+    expect(phone.locator(".error")).to_have_text(
+        ["zé está em dois lugares: cada jogador tem um só lugar."]
+    )
+    assert phone.url.endswith("/rubbers/new")
+    phone.goto(live_server + "/history")
+    expect(phone.locator(".history li")).to_have_count(0)
+
+
+def test_bringing_a_rubber_into_a_group_asks_first_and_can_be_undone(
+    live_server: str, phone: Any
+) -> None:
+    group = group_with(phone, live_server, [])
+    rubber = quick_start(phone, live_server)
+    record(phone, "75")
+    phone.goto(group)
+    phone.get_by_text("Trazer para aqui: Nós 1 – 0 Eles").tap()  # asks first
+    confirm = phone.get_by_role("button", name="Sim, trazer para o grupo Os do Café Central")
+    expect(confirm).to_be_visible()
+    phone.reload()
+    expect(phone.locator(".group-history li")).to_have_count(0)  # nothing moved yet
+    phone.get_by_text("Trazer para aqui: Nós 1 – 0 Eles").tap()
+    confirm.tap()
+    expect(phone.locator(".group-history li")).to_have_count(1)
+    phone.get_by_role("button", name="Desfazer: tirar Nós 1 – 0 Eles do grupo").tap()
+    expect(phone.locator("main > .note")).to_contain_text("A partida saiu outra vez do grupo")
+    expect(phone.locator(".group-history li")).to_have_count(0)
+    expect(phone.get_by_text("Trazer para aqui: Nós 1 – 0 Eles")).to_be_visible()
+    phone.goto(rubber)
+    expect(phone.get_by_role("link", name="O grupo")).to_have_count(0)
