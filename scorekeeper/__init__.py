@@ -26,7 +26,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.groups import bidding as group_bidding
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
-    from scorekeeper.rubbers import card_entry
+    from scorekeeper.rubbers import (
+        card_entry,
+        hand_pages,  # noqa: F401 (its routes join rubbers.bp)
+    )
     from scorekeeper.rubbers import views as rubbers
 
     db.init_app(app)

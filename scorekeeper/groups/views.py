@@ -125,8 +125,13 @@ def group(group_id: str) -> str:
     key = session.get("group_keys", {}).get(group.id) if can_edit else None
     if key:
         security.holds_edit_key()  # the page shows the group's edit link
+    moved_id = (session.get("moved") or [None, None])[1] if can_edit else None
+    just_moved = db.session.get(Rubber, moved_id) if store.is_token(moved_id or "") else None
+    if just_moved is not None and just_moved.group_id != group.id:
+        just_moved = None
     return render_template(
         "groups/show.html",
+        just_moved=just_moved,
         group=group,
         can_edit=can_edit,
         pagination=pagination,
@@ -243,6 +248,12 @@ def _start(form: GroupRubberForm, group: Group) -> WerkzeugResponse | None:
     return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
 
 
+@bp.get("/g/<group_id>/rubbers/<rubber_id>/move")
+def move_again(group_id: str, rubber_id: str) -> WerkzeugResponse:
+    """The move's address opened again: the group's page, nothing moved."""
+    return redirect(url_for(".group", group_id=group_id))
+
+
 @bp.post("/g/<group_id>/rubbers/<rubber_id>/move")
 def move(group_id: str, rubber_id: str) -> WerkzeugResponse:
     """Move a rubber into the group: the device must hold both edit links."""
@@ -266,6 +277,25 @@ def move(group_id: str, rubber_id: str) -> WerkzeugResponse:
         flash(_("The group is busy: try again."), "conflict")
     else:
         flash(_("The rubber is now in %(group)s.", group=group.name), "hand")
+        session["moved"] = [group.id, rubber.id]  # this phone may take it out again
+    return redirect(url_for(".group", group_id=group.id))
+
+
+@bp.post("/g/<group_id>/rubbers/<rubber_id>/leave")
+def leave(group_id: str, rubber_id: str) -> WerkzeugResponse:
+    """Undo the move this phone just made: the rubber leaves the group (docs/decisions.md)."""
+    group = _editable_or_403(group_id)
+    rubber = editable_or_403(rubber_id)
+    if session.get("moved") != [group.id, rubber.id] or rubber.group_id != group.id:
+        flash(_("Only the rubber this phone just brought here can be taken out."), "conflict")
+        return redirect(url_for(".group", group_id=group.id))
+    try:
+        group_store.leave(rubber)
+    except store.Conflict:
+        flash(_("The group is busy: try again."), "conflict")
+    else:
+        session.pop("moved", None)
+        flash(_("The rubber is out of %(group)s again.", group=group.name), "hand")
     return redirect(url_for(".group", group_id=group.id))
 
 

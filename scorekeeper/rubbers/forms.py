@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from flask_babel import gettext
@@ -101,6 +102,12 @@ def _setting(label: Any, options: list[tuple[str, Any]]) -> SelectField:
 _YES_NO = [("yes", _l("yes")), ("no", _l("no"))]
 
 
+def same_player(name: str | None) -> str:
+    """A seat's name as two seats are compared: as a group matches its players' names (accents
+    composed, no spaces around, case folded; docs/decisions.md, "Names"), "" for nobody."""
+    return unicodedata.normalize("NFC", name or "").strip().casefold()
+
+
 class NewRubberForm(Form):
     """Everything a rubber can be started with; left empty, the defaults of the preset."""
 
@@ -183,6 +190,22 @@ class NewRubberForm(Form):
         "direction",
         "melar",
     )
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = bool(super().validate(extra_validators))
+        seated: set[str] = set()
+        for seat in range(4):
+            field = getattr(self, f"player{seat}")
+            key = same_player(field.data)
+            if key in seated:
+                field.errors = [
+                    *field.errors,
+                    gettext("%(name)s sits in two seats: a player has one seat.", name=field.data),
+                ]
+                valid = False
+            elif key:
+                seated.add(key)
+        return valid
 
     def rules_object(self) -> dict[str, Any]:
         """The API's rules object: the preset and every setting changed from it."""

@@ -1,4 +1,4 @@
-"""The pages people use at the table: start a rubber, record hands, see the cross, history."""
+"""The pages people use at the table: start a rubber, record hands, undo, the next rubber."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def rubber(rubber_id: str) -> Any:
         # A form prefilled from the address, or a note shown once: this answer's own page.
         rubber = rubber_or_404(rubber_id)
         form = HandForm(formdata=None)
-        _prefill(form)
+        _prefill(form, rubber.id)
         return _show(rubber, form)
     return _kept_page(rubber_id)
 
@@ -195,13 +195,16 @@ def _answer(
     return page_cache.Answer(page.encode(), version)
 
 
-def _prefill(form: HandForm) -> None:
-    """Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed."""
+def _prefill(form: HandForm, rubber_id: str) -> None:
+    """Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed;
+    after a hand, the team whose points were typed stays chosen (the same person counts)."""
     points = request.args.get("points", type=int)
     team = request.args.get("team")
     if points is not None and 0 <= points <= 120 and team in ("0", "1"):
         form.points.data = points
         form.team.data = team
+    elif session.get("typed_for") in ([rubber_id, "0"], [rubber_id, "1"]):
+        form.team.data = session["typed_for"][1]
 
 
 def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
@@ -229,7 +232,7 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
         cross=drawings.cross(state),
         tallies=tuple(drawings.tally(games, state.rules.games_to_win) for games in state.games),
         seats=drawings.table(state),
-        summaries={r.number: wording.hand_summary(r, rubber.teams) for r in state.hands},
+        summaries={r.number: wording.hand_note(r, rubber.teams) for r in state.hands},
         outcome=wording.outcome_name(state.outcome),
         form=form if can_edit else None,
         can_edit=can_edit,
@@ -253,6 +256,26 @@ def grant(rubber_id: str, key: str) -> Response:
     store.grant(ensure_device(), rubber)
     remember_key(rubber.id, key)
     return redirect(url_for(".rubber", rubber_id=rubber_id))
+
+
+@bp.get("/rubbers")
+def quick_rubber_again() -> Response:
+    """The one-tap start's address opened again: the full form, nothing started."""
+    return redirect(url_for(".new_rubber"))
+
+
+@bp.get("/r/<rubber_id>/hands")
+@bp.get("/r/<rubber_id>/undo")
+@bp.get("/r/<rubber_id>/next")
+@bp.get("/r/<rubber_id>/replay/confirm")
+@bp.get("/r/<rubber_id>/replay/save")
+def back_to_the_rubber(rubber_id: str) -> Response:
+    """A form's address opened again (the tab restored after a refused hand, a reload): the
+    rubber, never a 405 page. Nothing is written; the form is on the page."""
+    if not store.is_token(rubber_id):
+        abort(404)
+    target = "cards.replay" if request.path.endswith(("/confirm", "/save")) else ".rubber"
+    return redirect(url_for(target, rubber_id=rubber_id))
 
 
 @bp.post("/r/<rubber_id>/hands")
@@ -286,7 +309,9 @@ def record_hand(rubber_id: str) -> Any:
     if recorded.repeated:  # a double tap, or a second copy of the page: one hand, said so
         flash(_("That hand was already recorded: here is the score."), "conflict")
     elif recorded.result is not None:
-        flash(wording.hand_summary(recorded.result, recorded.teams), "hand")
+        flash(wording.recorded_note(recorded.result, recorded.teams), "hand")
+        if form.action.data == "points":
+            session["typed_for"] = [rubber_id, form.team.data or "0"]
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
@@ -326,98 +351,6 @@ def undo(rubber_id: str) -> Response:
     else:
         flash(_("The last hand was undone."), "hand")
     return redirect(url_for(".rubber", rubber_id=rubber_id))
-
-
-@bp.get("/r/<rubber_id>/hands/<int:number>")
-def hand(rubber_id: str, number: int) -> str:
-    rubber = rubber_or_404(rubber_id)
-    state = rubber.state()
-    if not 1 <= number <= len(state.hands):
-        abort(404)
-    result = state.hands[number - 1]
-    row = rubber.hands[number - 1]
-    record = None
-    if row.tricks:
-        record = engine.verify_record(
-            row.trump or "H", result.leader, row.tricks, rubber.rule_set()
-        )
-    return render_template(
-        "rubbers/hand.html",
-        rubber=rubber,
-        result=result,
-        row=row,
-        record=record,
-        summary=wording.hand_summary(result, rubber.teams),
-        players=player_names(rubber),
-        revoke=wording.revoke_proof(record.first_revoke, player_names(rubber), rubber.teams)
-        if record is not None and record.first_revoke is not None
-        else None,
-        can_edit=store.can_edit(current_device(), rubber),
-    )
-
-
-@bp.route("/r/<rubber_id>/hands/<int:number>/edit", methods=["GET", "POST"])
-def edit_hand(rubber_id: str, number: int) -> Any:
-    rubber = editable_or_403(rubber_id)
-    if not 1 <= number <= len(rubber.hands):
-        abort(404)
-    row = rubber.hands[number - 1]
-    form = HandForm()
-    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
-    if request.method == "GET":
-        _fill(form, row)
-        form.version.data = str(rubber.version)
-        form.key.data = secrets.token_urlsafe(16)
-        return _edit_page(rubber, number, form)
-    if form.validate():
-        try:
-            store.write(
-                rubber.id,
-                store.replace_hand(number, form.engine_hand(), form.trump.data or None),
-                key=form.key.data or None,
-                body=request.form.to_dict(),
-                version=form.stored_version(),
-            )
-        except engine.ScoringError as error:
-            form.points.errors = [*form.points.errors, wording.engine_error(error)]
-        except store.Conflict as conflict:
-            if conflict.code not in ("ends_early", "cards_shift"):
-                flash(wording.conflict(conflict.code), "conflict")
-                return redirect(url_for(".rubber", rubber_id=rubber_id))
-            form.action.errors = [*form.action.errors, wording.conflict(conflict.code)]
-        else:
-            flash(
-                _("Hand %(number)s was changed; the score was counted again.", number=number),
-                "hand",
-            )
-            return redirect(url_for(".rubber", rubber_id=rubber_id))
-    return _edit_page(rubber, number, form), 422
-
-
-def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
-    return render_template(
-        "rubbers/edit_hand.html",
-        rubber=rubber,
-        number=number,
-        form=form,
-        by_cards=bool(rubber.hands[number - 1].tricks),
-    )
-
-
-def _fill(form: HandForm, row: Any) -> None:
-    """Put a stored hand back into the form."""
-    if row.kind == "tie":
-        form.action.data = "tie"
-    elif row.kind == "spoiled":
-        form.action.data = "spoiled"
-    elif row.kind == "revoke":
-        form.action.data = f"revoke-{row.team}"
-    else:
-        form.action.data = "points"
-        form.team.data = "0"
-        form.points.data = row.points0
-        form.all_tricks.data = row.all_tricks
-    form.trump.data = row.trump
 
 
 @bp.post("/r/<rubber_id>/next")

@@ -346,7 +346,8 @@ class Table:
         # The page says what this hand earned, as the engine scores it.
         reference = engine.replay(self.rules, map(engine_input, self.rows), self.first_dealer)
         teams = self.teams()
-        summary = in_english(self.app, lambda: wording.hand_summary(reference.hands[-1], teams))
+        note = wording.recorded_note
+        summary = in_english(self.app, lambda: note(reference.hands[-1], teams).striptags())
         assert shown.notes == [("hand", summary)], (shown.notes, summary)
         return after
 
@@ -772,7 +773,7 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
     table.rows.append(("tie", 60, 60, False, None, None))
     after = table.check()
     assert after.version == int(form["version"]) + 2
-    assert shown.notes == [("hand", "60-60: a tie, the next hand is worth one more game")]
+    assert shown.notes == [("hand", "60-60: a tie.")]  # what it carries is under the score
     with app.app_context():
         assert db.session.get(WriteKey, (table.id, form["key"])) is not None
         db.session.remove()
