@@ -291,6 +291,16 @@ class HandForm(Form):
         hand = engine.Hand.played(typed, all_tricks=bool(self.all_tricks.data))
         return hand if (self.team.data or "0") == "0" else hand.mirrored()
 
+    def typed_team(self) -> int | None:
+        """The team whose points were typed (or whose bandeira was tapped), kept beside the hand
+        so that its edit form opens as it was entered; None for a hand without points."""
+        action = self.action.data
+        if action in ("bandeira-0", "bandeira-1"):
+            return int(action[-1])
+        if action == "points":
+            return 1 if self.team.data == "1" else 0
+        return None
+
     def stored_version(self) -> int | None:
         # Optional() lets a blank (" ") through: that is no version either.
         text = str(self.version.data or "").strip()

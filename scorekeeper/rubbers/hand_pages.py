@@ -65,7 +65,12 @@ def edit_hand(rubber_id: str, number: int) -> Any:
         try:
             store.write(
                 rubber.id,
-                store.replace_hand(number, form.engine_hand(), form.trump.data or None),
+                store.replace_hand(
+                    number,
+                    form.engine_hand(),
+                    form.trump.data or None,
+                    typed_team=form.typed_team(),
+                ),
                 key=form.key.data or None,
                 body=request.form.to_dict(),
                 version=form.stored_version(),
@@ -97,8 +102,9 @@ def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
 
 
 def _fill(form: HandForm, row: Any, winner: int | None) -> None:
-    """Put a stored hand back into the form, a played hand from its winner's side: the side the
-    list shows it from ("Eles: 95 → 2 jogos"), so a number changed stays that team's."""
+    """Put a stored hand back into the form as it was entered: a played hand on the side whose
+    points were typed ("Nós, 25" stays "Nós, 25", not "Eles, 95"), so a number changed without
+    looking stays that team's; a hand with no side kept, from its winner's side."""
     if row.kind == "tie":
         form.action.data = "tie"
     elif row.kind == "spoiled":
@@ -107,7 +113,8 @@ def _fill(form: HandForm, row: Any, winner: int | None) -> None:
         form.action.data = f"revoke-{row.team}"
     else:
         form.action.data = "points"
-        form.team.data = str(winner or 0)
-        form.points.data = row.points1 if winner == 1 else row.points0
+        side = row.typed_team if row.typed_team in (0, 1) else winner or 0
+        form.team.data = str(side)
+        form.points.data = row.points1 if side == 1 else row.points0
         form.all_tricks.data = row.all_tricks
     form.trump.data = row.trump

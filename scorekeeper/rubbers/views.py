@@ -292,6 +292,7 @@ def record_hand(rubber_id: str) -> Any:
             device,
             form.engine_hand(),
             trump=form.trump.data or None,
+            typed_team=form.typed_team(),
             key=form.key.data or None,
             body=request.form.to_dict(),
             version=form.stored_version(),

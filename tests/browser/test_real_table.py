@@ -333,6 +333,25 @@ def test_a_hand_opens_for_editing_as_it_was_entered(live_server: str, phone: Any
     expect(phone.locator(".scoreline .games")).to_have_text("0 – 1")
 
 
+def test_a_hand_typed_for_the_losers_opens_as_it_was_typed(live_server: str, phone: Any) -> None:
+    """ "Nós, 25" is Eles' hand (95): the form opens on Nós and 25, as typed, and a number changed
+    there stays Nós' number."""
+    phone.goto(live_server + "/")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
+    record(phone, "25", "Nós")
+    expect(phone.locator(".scoreline .games")).to_have_text("0 – 2")
+    phone.locator(".hands li").first.get_by_role("link", name="Editar").tap()
+    expect(phone.get_by_role("radio", name="Nós", exact=True)).to_be_checked()
+    expect(phone.get_by_label("Pontos", exact=True)).to_have_value("25")
+    phone.get_by_label("Pontos", exact=True).fill("45")  # Nós 45: Eles 75, one game
+    phone.get_by_role("button", name="Guardar a mão").tap()
+    expect(phone.locator(".scoreline .games")).to_have_text("0 – 1")
+    phone.locator(".hands li").first.get_by_role("link", name="Editar").tap()
+    expect(phone.get_by_role("radio", name="Nós", exact=True)).to_be_checked()
+    expect(phone.get_by_label("Pontos", exact=True)).to_have_value("45")
+
+
 # 6. Named outcomes in the interface that says them -------------------------------------------
 
 

@@ -289,6 +289,57 @@ def test_editing_a_past_hand_recomputes_everything_after_it(app: Flask, en: Flas
     assert (rubber.games0, rubber.games1) == (2, 2)
 
 
+def edit_form(client: FlaskClient, page: str, number: int) -> tuple[str | None, str | None]:
+    """The team checked and the points filled in by a hand's edit form."""
+    form = client.get(f"{page}/hands/{number}/edit").get_data(as_text=True)
+    inputs = re.findall(r"<input [^>]*>", form)
+    teams = [
+        re.search(r'value="([01])"', tag)
+        for tag in inputs
+        if 'name="team"' in tag and " checked" in tag
+    ]
+    points = [re.search(r'value="(\d*)"', tag) for tag in inputs if 'name="points"' in tag]
+    assert len(teams) <= 1 and len(points) == 1, inputs
+    team = teams[0].group(1) if teams and teams[0] else None
+    return (team, points[0].group(1) if points[0] else None)
+
+
+def test_a_hand_opens_for_editing_from_the_side_it_was_typed_for(
+    app: Flask, en: FlaskClient
+) -> None:
+    page = start(en)
+    record(en, page, points="25")  # typed for team 0, won by team 1 with 95
+    record(en, page, team="1", points="70")
+    record(en, page, action="bandeira-1")
+    assert edit_form(en, page, 1) == ("0", "25")
+    assert edit_form(en, page, 2) == ("1", "70")
+    assert edit_form(en, page, 3) == ("1", "120")
+    en.post(page + "/hands/1/edit", data={"action": "points", "team": "0", "points": "40"})
+    assert hands_of(app, page)[0] == ("played", 40, 80, None)
+    assert edit_form(en, page, 1) == ("0", "40")
+
+
+def test_a_hand_with_no_side_typed_opens_from_its_winners_side(app: Flask, en: FlaskClient) -> None:
+    """A hand given by both teams' points (the API, the offline list) or stored before the side
+    was kept opens from the side of the team that won it."""
+    page = start(en)
+    rubber_id = page.rsplit("/", 1)[-1]
+    key = re.search(r'id="edit-url" readonly value="[^"]+/edit/([^"]+)"', en.get(page).text)
+    assert key
+    answer = en.post(
+        f"/api/v1/rubbers/{rubber_id}/hands",
+        json={"points": [25, 95]},
+        headers={"X-Edit-Key": key.group(1)},
+    )
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    record(en, page, points="25")
+    with app.app_context():  # as a hand stored before migration 3c1d5e7a9b20 is
+        db.session.execute(db.update(Hand).values(typed_team=None))
+        db.session.commit()
+    assert edit_form(en, page, 1) == ("1", "95")
+    assert edit_form(en, page, 2) == ("1", "95")
+
+
 def test_an_edit_cannot_end_the_rubber_before_later_hands(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     record(en, page, points="75")
