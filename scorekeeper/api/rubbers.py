@@ -446,7 +446,11 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
 @bp.get("/rubbers/<rubber_id>")
 def get_rubber(rubber_id: str) -> Response:
     rubber = _rubber(rubber_id)
-    return jsonify(rubber_json(rubber, rubber.state()))
+    response = jsonify(rubber_json(rubber, rubber.state()))
+    # API.md, "Following a rubber live": an ETag of the state, and 304 while it is unchanged.
+    response.add_etag()
+    response.headers["Cache-Control"] = "no-cache"
+    return response.make_conditional(request)
 
 
 @dataclass(frozen=True)

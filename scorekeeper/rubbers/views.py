@@ -77,11 +77,14 @@ def _start(form: NewRubberForm, rules: engine.RuleSet) -> Response:
 @bp.get("/r/<rubber_id>")
 def rubber(rubber_id: str) -> Any:
     if request.args or "_flashes" in session or current_app.debug:
-        # A form prefilled from the address, or a note shown once: this answer's own page.
+        # A form prefilled from the address, or a note shown once: this answer's own page,
+        # carrying the ETag of the kept one, which its script asks with (see follow.js).
         rubber = rubber_or_404(rubber_id)
         form = HandForm(formdata=None)
         _prefill(form)
-        return _show(rubber, form)
+        can_edit = store.can_edit(current_device(), rubber)
+        answer_key, _edit_key = _answer_key(rubber.id, rubber.version, can_edit)
+        return _render(rubber, form, etag=_etag(answer_key)), 200
     return _kept_page(rubber_id)
 
 
@@ -124,32 +127,15 @@ def _kept_page(rubber_id: str) -> Response:
         abort(404)
     version, updated_at, holder = found
     can_edit = bool(device) and holder is not None
-    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
-    locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
-    if can_edit and "csrf_token" not in session:
-        generate_csrf()  # the session's token, which every form of the scorer's page carries
-    # A follower's page has no form, so no token of its own: one answer for every follower.
-    token = session.get("csrf_token") if can_edit else None
-    answer_key = (
-        rubber_id,
-        version,
-        locale,
-        can_edit,
-        edit_key,
-        token,
-        request.scheme,
-        request.host,
-    )
-    etag = hashlib.sha256(
-        repr((*answer_key, current_app.extensions["build_id"])).encode()
-    ).hexdigest()[:32]
+    answer_key, edit_key = _answer_key(rubber_id, version, can_edit)
+    etag = _etag(answer_key)
     cache = page_cache.pages()
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
         answer = cache.answers.get(answer_key)
         if answer is None:
-            answer = _answer(rubber_id, version, can_edit, edit_key, locale)
+            answer = _answer(rubber_id, version, can_edit, edit_key, answer_key[2], etag)
             if answer.version == version:  # else a write came in between: keep nothing
                 cache.answers.put(answer_key, answer)
         response = answer.response(gzip_ok="gzip" in request.accept_encodings)
@@ -162,8 +148,27 @@ def _kept_page(rubber_id: str) -> Response:
     return response
 
 
+def _answer_key(rubber_id: str, version: int, can_edit: bool) -> tuple[tuple[Any, ...], str | None]:
+    """What this phone's page depends on (the key of its kept answer), and its edit key."""
+    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
+    locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
+    if can_edit and "csrf_token" not in session:
+        generate_csrf()  # the session's token, which every form of the scorer's page carries
+    # A follower's page has no form, so no token of its own: one answer for every follower.
+    token = session.get("csrf_token") if can_edit else None
+    key = (rubber_id, version, locale, can_edit, edit_key, token, request.scheme, request.host)
+    return key, edit_key
+
+
+def _etag(answer_key: tuple[Any, ...]) -> str:
+    """The (weak) ETag of an answer: a hash of its key and of the build (a new release is a new
+    ETag), which the page also carries for its script to ask again with (see follow.js)."""
+    digest = hashlib.sha256(repr((*answer_key, current_app.extensions["build_id"])).encode())
+    return digest.hexdigest()[:16]
+
+
 def _answer(
-    rubber_id: str, version: int, can_edit: bool, edit_key: str | None, locale: str
+    rubber_id: str, version: int, can_edit: bool, edit_key: str | None, locale: str, etag: str
 ) -> page_cache.Answer:
     """This phone's page: the kept rendering with its own parts filled in, else a new one."""
     cache = page_cache.pages()
@@ -171,6 +176,7 @@ def _answer(
         "csrf_token": generate_csrf() if can_edit else "",
         "write_key": secrets.token_urlsafe(16) if can_edit else "",
         "edit_key": edit_key or "",
+        "etag": etag,  # the page's own, which follow.js asks again with
     }
     render_key = (
         rubber_id,
@@ -184,7 +190,7 @@ def _answer(
     page = cache.page(render_key, parts)
     if page is None:
         rubber = rubber_or_404(rubber_id)
-        page = _render(rubber, HandForm(formdata=None), write_key=parts["write_key"])
+        page = _render(rubber, HandForm(formdata=None), write_key=parts["write_key"], etag=etag)
         version = rubber.version
         if rubber.version == render_key[1]:
             cache.keep(render_key, page, parts)
@@ -208,7 +214,9 @@ INDENT = re.compile(r"\n\s+")
 """The templates' indentation: the page carries none of it to the phone (it has no <pre>)."""
 
 
-def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str:
+def _render(
+    rubber: Rubber, form: HandForm, write_key: str | None = None, etag: str | None = None
+) -> str:
     state = rubber.state()
     can_edit = store.can_edit(current_device(), rubber)
     form.key.data = write_key or secrets.token_urlsafe(16)
@@ -234,6 +242,7 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
         if edit_key
         else None,
         share_url=url_for(".rubber", rubber_id=rubber.id, _external=True),
+        follow_tag=etag,
     )
     return INDENT.sub("\n", page)
 
