@@ -23,7 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
-    from scorekeeper.rubbers import card_entry
+    from scorekeeper.rubbers import card_entry, sharing
     from scorekeeper.rubbers import views as rubbers
 
     db.init_app(app)
@@ -33,6 +33,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(home.bp)
     app.register_blueprint(rubbers.bp)
     app.register_blueprint(card_entry.bp)
+    app.register_blueprint(sharing.bp)
     app.register_blueprint(groups.bp)
     api.init_app(app)
     return app

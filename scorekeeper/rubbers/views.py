@@ -236,12 +236,8 @@ def _render(
         form=form if can_edit else None,
         can_edit=can_edit,
         # The hand form's offline sync posts to the JSON API with it; only an editing device,
-        # which already shows it in its edit link, gets it.
+        # which also shows it in its edit link (the share page), gets it.
         edit_key=edit_key,
-        edit_url=url_for(".grant", rubber_id=rubber.id, key=edit_key, _external=True)
-        if edit_key
-        else None,
-        share_url=url_for(".rubber", rubber_id=rubber.id, _external=True),
         follow_tag=etag,
     )
     return INDENT.sub("\n", page)
