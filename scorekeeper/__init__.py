@@ -21,6 +21,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     from scorekeeper import api, web
     from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.groups import display
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
     from scorekeeper.rubbers import card_entry, sharing
@@ -35,5 +36,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(card_entry.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(display.bp)
     api.init_app(app)
     return app

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,8 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
-from tests.support.apps import fresh_app, served
-from tests.support.servers import Counted, Gunicorn, Seen
+from tests.support.apps import fresh_app
+from tests.support.servers import CountedServer, Gunicorn, Seen, counted_server
 
 from .conftest import PHONE
 from .test_offline import PAGE, wait_until_kept
@@ -42,20 +41,11 @@ SHOW = """() => {
 }"""
 
 
-@dataclass
-class Table:
-    url: str
-    counted: Counted
-
-
 @pytest.fixture
-def table(tmp_path: Path) -> Iterator[Table]:
+def table(tmp_path: Path) -> Iterator[CountedServer]:
     """A live server whose every request is noted."""
-    with fresh_app(tmp_path / "follow.sqlite3", {"SECRET_KEY": "browser-tests"}) as app:
-        counted = Counted(app.wsgi_app)
-        app.wsgi_app = counted  # type: ignore[method-assign]
-        with served(app) as url:
-            yield Table(url, counted)
+    with counted_server(tmp_path / "follow.sqlite3") as server:
+        yield server
 
 
 @pytest.fixture
@@ -105,7 +95,7 @@ def gaps(seen: list[Seen]) -> list[float]:
 
 
 def test_a_follower_sees_a_hand_within_10_s_without_a_reload(
-    table: Table, follower: Any, phone: Any
+    table: CountedServer, follower: Any, phone: Any
 ) -> None:
     phone.goto(table.url + "/")
     phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
@@ -139,7 +129,7 @@ def test_a_follower_sees_a_hand_within_10_s_without_a_reload(
 
 
 def test_an_editing_phones_second_page_follows_and_still_records(
-    table: Table, browser: Any
+    table: CountedServer, browser: Any
 ) -> None:
     """The edit link opened on a second phone: it shows the first phone's hands by itself,
     waits while its points box is in use, and the hand it then records counts (its form took
@@ -175,7 +165,7 @@ def test_an_editing_phones_second_page_follows_and_still_records(
         context.close()
 
 
-def test_a_follower_asks_at_most_once_every_5_s(table: Table, follower: Any) -> None:
+def test_a_follower_asks_at_most_once_every_5_s(table: CountedServer, follower: Any) -> None:
     rubber = new_rubber(table.url)
     follow(follower, rubber["url"])
     start = time.monotonic()
@@ -194,7 +184,9 @@ def test_a_follower_asks_at_most_once_every_5_s(table: Table, follower: Any) -> 
     assert {s.status for s in seen} == {200, 304}
 
 
-def test_a_hidden_page_asks_nothing_and_catches_up_when_shown(table: Table, follower: Any) -> None:
+def test_a_hidden_page_asks_nothing_and_catches_up_when_shown(
+    table: CountedServer, follower: Any
+) -> None:
     rubber = new_rubber(table.url)
     follow(follower, rubber["url"])
     follower.evaluate(HIDE)
@@ -209,7 +201,7 @@ def test_a_hidden_page_asks_nothing_and_catches_up_when_shown(table: Table, foll
     assert follower.evaluate(NO_RELOAD)
 
 
-def test_offline_it_waits_and_comes_back_by_itself(table: Table, follower: Any) -> None:
+def test_offline_it_waits_and_comes_back_by_itself(table: CountedServer, follower: Any) -> None:
     rubber = new_rubber(table.url)
     follow(follower, rubber["url"])
     note = follower.get_by_text("Sem rede: esta é a última versão vista neste telemóvel.")

@@ -9,12 +9,16 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import requests
+from flask import Flask
+
+from tests.support.apps import fresh_app, served
 
 STARTUP = 30.0
 
@@ -60,6 +64,25 @@ class Counted:
         """The requests of one browser (its user agent), from ``since`` on."""
         with self.lock:
             return [seen for seen in self.seen if seen.agent == agent and seen.at >= since]
+
+
+@dataclass
+class CountedServer:
+    """The app on a live server, and every request it answered."""
+
+    url: str
+    counted: Counted
+    app: Flask
+
+
+@contextmanager
+def counted_server(sqlite_file: Path) -> Iterator[CountedServer]:
+    """A live server (as the browser tests' own) whose every request is noted."""
+    with fresh_app(sqlite_file, {"SECRET_KEY": "browser-tests"}) as app:
+        counted = Counted(app.wsgi_app)
+        app.wsgi_app = counted  # type: ignore[method-assign]
+        with served(app) as url:
+            yield CountedServer(url, counted, app)
 
 
 def free_port() -> int:
