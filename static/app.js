@@ -58,9 +58,6 @@
     );
   }
 
-  function note() {
-    main.querySelector("[data-offline-copy-note]").hidden = navigator.onLine && wait < 6000;
-  }
 
   function show() {
     var fresh = held.querySelector("main");
@@ -80,13 +77,15 @@
     main.replaceWith(fresh);
     main = fresh;
     document.title = held.title;
-    root.removeAttribute("data-offline-copy");
     document.dispatchEvent(new Event("sueca:page"));
     held = null;
   }
 
   function later() {
     clearTimeout(timer);
+    // The last version seen, while the server cannot be reached (or has not answered a copy).
+    main.querySelector("[data-offline-copy-note]").hidden =
+      navigator.onLine && wait < 6000 && !root.hasAttribute("data-offline-copy");
     if (!document.hidden && navigator.onLine) {
       // Never sooner than the wait after the last question, whatever woke the page.
       timer = setTimeout(ask, last + wait - Date.now());
@@ -109,21 +108,23 @@
       }
     }).then(function () {
       wait = 5000;
+      root.removeAttribute("data-offline-copy"); // the server's answer: the copy is current
     }, function () {
       wait = Math.min(wait * 2, 60000);
     }).then(function () {
       if (held && !busy()) {
         show();
       }
-      note();
       later();
     });
   }
 
   document.addEventListener("visibilitychange", later);
-  window.addEventListener("offline", note);
+  window.addEventListener("offline", later);
   window.addEventListener("online", function () {
+    // The browser says so a moment before the way is really open: ask a second later.
     wait = 5000;
+    last = Math.max(last, Date.now() - 4000);
     later();
   });
   later();

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 from flask import (
@@ -26,13 +25,12 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import drawings, store
+from scorekeeper.rubbers import drawings, facts, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, wording
 from scorekeeper.web.device import current_device, ensure_device, remember_key
-from scorekeeper.web.i18n import select_locale
 
 bp = Blueprint("rubbers", __name__)
 
@@ -82,38 +80,12 @@ def rubber(rubber_id: str) -> Any:
         rubber = rubber_or_404(rubber_id)
         form = HandForm(formdata=None)
         _prefill(form)
-        can_edit = store.can_edit(current_device(), rubber)
-        answer_key, _edit_key = _answer_key(rubber.id, rubber.version, can_edit)
-        return _render(rubber, form, etag=_etag(answer_key)), 200
+        found = facts.page_facts(rubber.id, current_device() or "")
+        if found is None:
+            abort(404)
+        answer_key, _edit_key = facts.answer_key(rubber.id, found)
+        return _render(rubber, form, etag=facts.etag(answer_key), next_id=found.next_id), 200
     return _kept_page(rubber_id)
-
-
-_PAGE_QUERY = (
-    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device FROM rubbers"
-    " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
-    " AND device_rubbers.device = {mark} WHERE rubbers.id = {mark}"
-)
-"""What a kept rubber page needs to know: the rubber's version and whether this phone may edit.
-Sent to the driver as it is: on the page's busiest path, building and compiling a statement
-cost more than running it."""
-
-
-def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None] | None:
-    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
-    connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
-    try:
-        cursor = connection.cursor()
-        cursor.execute(_PAGE_QUERY.format(mark=mark), (device, rubber_id))
-        found = cursor.fetchone()
-        cursor.close()
-    finally:
-        connection.close()
-    if found is None:
-        return None
-    version, updated_at, holder = found
-    if isinstance(updated_at, str):  # SQLite's driver leaves a date as its text
-        updated_at = datetime.fromisoformat(updated_at)
-    return int(version), updated_at, holder
 
 
 def _kept_page(rubber_id: str) -> Response:
@@ -121,57 +93,36 @@ def _kept_page(rubber_id: str) -> Response:
     same answer again to a phone that asks again before the rubber changes (see page_cache)."""
     if not store.is_token(rubber_id):
         abort(404)
-    device = current_device()
-    found = _page_facts(rubber_id, device or "")
+    found = facts.page_facts(rubber_id, current_device() or "")
     if found is None:
         abort(404)
-    version, updated_at, holder = found
-    can_edit = bool(device) and holder is not None
-    answer_key, edit_key = _answer_key(rubber_id, version, can_edit)
-    etag = _etag(answer_key)
+    answer_key, edit_key = facts.answer_key(rubber_id, found)
+    etag = facts.etag(answer_key)
     cache = page_cache.pages()
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
         answer = cache.answers.get(answer_key)
         if answer is None:
-            answer = _answer(rubber_id, version, can_edit, edit_key, answer_key[2], etag)
-            if answer.version == version:  # else a write came in between: keep nothing
+            answer = _answer(rubber_id, found, edit_key, answer_key[2], etag)
+            if answer.version == found.version:  # else a write came in between: keep nothing
                 cache.answers.put(answer_key, answer)
         response = answer.response(gzip_ok="gzip" in request.accept_encodings)
     # The scorer asking again before the rubber changes gets the same page, write key and all,
     # as after a 304: a hand sent twice from it is answered as the repeat it is (and said so).
     response.set_etag(etag, weak=True)
-    response.last_modified = updated_at.replace(tzinfo=UTC)
+    response.last_modified = found.updated_at.replace(tzinfo=UTC)
     response.headers["Cache-Control"] = "private, no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
     return response
 
 
-def _answer_key(rubber_id: str, version: int, can_edit: bool) -> tuple[tuple[Any, ...], str | None]:
-    """What this phone's page depends on (the key of its kept answer), and its edit key."""
-    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
-    locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
-    if can_edit and "csrf_token" not in session:
-        generate_csrf()  # the session's token, which every form of the scorer's page carries
-    # A follower's page has no form, so no token of its own: one answer for every follower.
-    token = session.get("csrf_token") if can_edit else None
-    key = (rubber_id, version, locale, can_edit, edit_key, token, request.scheme, request.host)
-    return key, edit_key
-
-
-def _etag(answer_key: tuple[Any, ...]) -> str:
-    """The (weak) ETag of an answer: a hash of its key and of the build (a new release is a new
-    ETag), which the page also carries for its script to ask again with (see follow.js)."""
-    digest = hashlib.sha256(repr((*answer_key, current_app.extensions["build_id"])).encode())
-    return digest.hexdigest()[:16]
-
-
 def _answer(
-    rubber_id: str, version: int, can_edit: bool, edit_key: str | None, locale: str, etag: str
+    rubber_id: str, found: facts.Facts, edit_key: str | None, locale: str, etag: str
 ) -> page_cache.Answer:
     """This phone's page: the kept rendering with its own parts filled in, else a new one."""
     cache = page_cache.pages()
+    can_edit = found.can_edit
     parts = {  # the session's CSRF token, which every form of the scorer's page carries
         "csrf_token": generate_csrf() if can_edit else "",
         "write_key": secrets.token_urlsafe(16) if can_edit else "",
@@ -180,17 +131,25 @@ def _answer(
     }
     render_key = (
         rubber_id,
-        version,
+        found.version,
         locale,
         can_edit,
         edit_key is not None,
         request.scheme,
         request.host,
+        facts.table(found),
     )
+    version = found.version
     page = cache.page(render_key, parts)
     if page is None:
         rubber = rubber_or_404(rubber_id)
-        page = _render(rubber, HandForm(formdata=None), write_key=parts["write_key"], etag=etag)
+        page = _render(
+            rubber,
+            HandForm(formdata=None),
+            write_key=parts["write_key"],
+            etag=etag,
+            next_id=found.next_id,
+        )
         version = rubber.version
         if rubber.version == render_key[1]:
             cache.keep(render_key, page, parts)
@@ -215,7 +174,11 @@ INDENT = re.compile(r"\n\s+")
 
 
 def _render(
-    rubber: Rubber, form: HandForm, write_key: str | None = None, etag: str | None = None
+    rubber: Rubber,
+    form: HandForm,
+    write_key: str | None = None,
+    etag: str | None = None,
+    next_id: str | None = None,
 ) -> str:
     state = rubber.state()
     can_edit = store.can_edit(current_device(), rubber)
@@ -239,6 +202,7 @@ def _render(
         # which also shows it in its edit link (the share page), gets it.
         edit_key=edit_key,
         follow_tag=etag,
+        next_id=next_id,
     )
     return INDENT.sub("\n", page)
 
