@@ -24,11 +24,13 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.bidding import views as bidding
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.groups import bidding as group_bidding
+    from scorekeeper.groups import display
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
     from scorekeeper.rubbers import (
         card_entry,
         hand_pages,  # noqa: F401 (its routes join rubbers.bp)
+        sharing,
     )
     from scorekeeper.rubbers import views as rubbers
 
@@ -39,9 +41,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(home.bp)
     app.register_blueprint(rubbers.bp)
     app.register_blueprint(card_entry.bp)
+    app.register_blueprint(sharing.bp)
     app.register_blueprint(bidding.bp)
     app.register_blueprint(bidding_cards.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(display.bp)
     app.register_blueprint(group_bidding.bp)
     api.init_app(app)
     return app

@@ -251,7 +251,7 @@
     });
   }
 
-  form.addEventListener("submit", function (event) {
+  function submitted(event) {
     if (form.hasAttribute("data-plain")) {
       return;
     }
@@ -301,6 +301,14 @@
       keep(hand);
       later(5000);
     });
+  }
+
+  form.addEventListener("submit", submitted);
+  // follow.js put the server's newer page in place: its form is the one on screen (the list of
+  // waiting hands is kept as it was).
+  document.addEventListener("sueca:page", function () {
+    form = document.querySelector("form[data-offline]") || form;
+    form.addEventListener("submit", submitted);
   });
 
   // Undo needs the server: offline, a hand not yet sent is discarded from the list instead.

@@ -4,6 +4,7 @@ the pictures of a rubber (its cross to download, its games over the hands)."""
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -46,6 +47,27 @@ SEATS = 4
 def games_chart(state: engine.RubberState) -> charts.Chart:
     """The games over the rubber, for the rubber page."""
     return charts.games_chart(state)
+
+
+@dataclass(frozen=True)
+class SittingCount:
+    """A rubber's place in its sitting, and the rubbers each of its teams won there so far."""
+
+    number: int
+    """From 1: the first rubber of the sitting is 1."""
+    won: tuple[int, int]
+    """By the rubber's team 0 and team 1, up to and with this rubber (if it is won)."""
+
+
+@bp.app_template_global()
+def sitting_count(rubber: Rubber) -> SittingCount:
+    """The running count of rubbers at this rubber's table, for the rubber page and the TV."""
+    views = [sittings.sitting_view(r) for r in sittings.neighbours(rubber)]
+    rows = sittings.running_count(sittings.sitting(views, rubber.id))
+    place = next(i for i, row in enumerate(rows) if row.rubber.id == rubber.id)
+    row = rows[place]
+    won = (row.rubbers[1], row.rubbers[0]) if row.flipped else row.rubbers
+    return SittingCount(place + 1, won)
 
 
 def _group_or_404(group_id: str) -> Group:

@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from scorekeeper import engine
 
 CROSS_SIZE = 200
-CENTRE = CROSS_SIZE / 2
+CENTRE = CROSS_SIZE // 2
+"""Whole units: the page writes every place of the cross as a whole number ("88", not "88.0")."""
 ARM = 76
 DOT_OFFSET = 12
 RING_STEP = 15

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 from flask import (
@@ -26,13 +25,12 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import drawings, hands, store
+from scorekeeper.rubbers import drawings, facts, hands, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
 from scorekeeper.web.device import current_device, ensure_device, remember_key
-from scorekeeper.web.i18n import select_locale
 
 bp = Blueprint("rubbers", __name__)
 
@@ -77,40 +75,17 @@ def _start(form: NewRubberForm, rules: engine.RuleSet) -> Response:
 @bp.get("/r/<rubber_id>")
 def rubber(rubber_id: str) -> Any:
     if request.args or "_flashes" in session or current_app.debug:
-        # A form prefilled from the address, or a note shown once: this answer's own page.
+        # A form prefilled from the address, or a note shown once: this answer's own page,
+        # carrying the ETag of the kept one, which its script asks with (see follow.js).
         rubber = rubber_or_404(rubber_id)
         form = HandForm(formdata=None)
         _prefill(form, rubber.id)
-        return _show(rubber, form)
+        found = facts.page_facts(rubber.id, current_device() or "")
+        if found is None:
+            abort(404)
+        answer_key, _edit_key = facts.answer_key(rubber.id, found)
+        return _render(rubber, form, etag=facts.etag(answer_key), next_id=found.next_id), 200
     return _kept_page(rubber_id)
-
-
-_PAGE_QUERY = (
-    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device FROM rubbers"
-    " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
-    " AND device_rubbers.device = {mark} WHERE rubbers.id = {mark}"
-)
-"""What a kept rubber page needs to know: the rubber's version and whether this phone may edit.
-Sent to the driver as it is: on the page's busiest path, building and compiling a statement
-cost more than running it."""
-
-
-def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None] | None:
-    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
-    connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
-    try:
-        cursor = connection.cursor()
-        cursor.execute(_PAGE_QUERY.format(mark=mark), (device, rubber_id))
-        found = cursor.fetchone()
-        cursor.close()
-    finally:
-        connection.close()
-    if found is None:
-        return None
-    version, updated_at, holder = found
-    if isinstance(updated_at, str):  # SQLite's driver leaves a date as its text
-        updated_at = datetime.fromisoformat(updated_at)
-    return int(version), updated_at, holder
 
 
 def _kept_page(rubber_id: str) -> Response:
@@ -118,41 +93,21 @@ def _kept_page(rubber_id: str) -> Response:
     same answer again to a phone that asks again before the rubber changes (see page_cache)."""
     if not store.is_token(rubber_id):
         abort(404)
-    device = current_device()
-    found = _page_facts(rubber_id, device or "")
+    found = facts.page_facts(rubber_id, current_device() or "")
     if found is None:
         abort(404)
-    version, updated_at, holder = found
-    can_edit = bool(device) and holder is not None
-    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
+    answer_key, edit_key = facts.answer_key(rubber_id, found)
     if edit_key:
-        security.holds_edit_key()  # the page shows the edit link
-    locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
-    if can_edit and "csrf_token" not in session:
-        generate_csrf()  # the session's token, which every form of the scorer's page carries
-    # A follower's page has no form, so no token of its own: one answer for every follower.
-    token = session.get("csrf_token") if can_edit else None
-    answer_key = (
-        rubber_id,
-        version,
-        locale,
-        can_edit,
-        edit_key,
-        token,
-        request.scheme,
-        request.host,
-    )
-    etag = hashlib.sha256(
-        repr((*answer_key, current_app.extensions["build_id"])).encode()
-    ).hexdigest()[:32]
+        security.holds_edit_key()  # the page carries the edit key (the offline sync's)
+    etag = facts.etag(answer_key)
     cache = page_cache.pages()
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
         answer = cache.answers.get(answer_key)
         if answer is None:
-            answer = _answer(rubber_id, version, can_edit, edit_key, locale)
-            if answer.version == version:  # else a write came in between: keep nothing
+            answer = _answer(rubber_id, found, edit_key, answer_key[2], etag)
+            if answer.version == found.version:  # else a write came in between: keep nothing
                 cache.answers.put(answer_key, answer)
         # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
         accepts_gzip = "gzip" in request.accept_encodings  # type: ignore[comparison-overlap]
@@ -160,35 +115,45 @@ def _kept_page(rubber_id: str) -> Response:
     # The scorer asking again before the rubber changes gets the same page, write key and all,
     # as after a 304: a hand sent twice from it is answered as the repeat it is (and said so).
     response.set_etag(etag, weak=True)
-    response.last_modified = updated_at.replace(tzinfo=UTC)
+    response.last_modified = found.updated_at.replace(tzinfo=UTC)
     response.headers["Cache-Control"] = "private, no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
     return response
 
 
 def _answer(
-    rubber_id: str, version: int, can_edit: bool, edit_key: str | None, locale: str
+    rubber_id: str, found: facts.Facts, edit_key: str | None, locale: str, etag: str
 ) -> page_cache.Answer:
     """This phone's page: the kept rendering with its own parts filled in, else a new one."""
     cache = page_cache.pages()
+    can_edit = found.can_edit
     parts = {  # the session's CSRF token, which every form of the scorer's page carries
         "csrf_token": generate_csrf() if can_edit else "",
         "write_key": secrets.token_urlsafe(16) if can_edit else "",
         "edit_key": edit_key or "",
+        "etag": etag,  # the page's own, which follow.js asks again with
     }
     render_key = (
         rubber_id,
-        version,
+        found.version,
         locale,
         can_edit,
         edit_key is not None,
         request.scheme,
         request.host,
+        facts.table(found),
     )
+    version = found.version
     page = cache.page(render_key, parts)
     if page is None:
         rubber = rubber_or_404(rubber_id)
-        page = _render(rubber, HandForm(formdata=None), write_key=parts["write_key"])
+        page = _render(
+            rubber,
+            HandForm(formdata=None),
+            write_key=parts["write_key"],
+            etag=etag,
+            next_id=found.next_id,
+        )
         version = rubber.version
         if rubber.version == render_key[1]:
             cache.keep(render_key, page, parts)
@@ -215,14 +180,20 @@ INDENT = re.compile(r"\n\s+")
 """The templates' indentation: the page carries none of it to the phone (it has no <pre>)."""
 
 
-def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str:
+def _render(
+    rubber: Rubber,
+    form: HandForm,
+    write_key: str | None = None,
+    etag: str | None = None,
+    next_id: str | None = None,
+) -> str:
     state = rubber.state()
     can_edit = store.can_edit(current_device(), rubber)
     form.key.data = write_key or secrets.token_urlsafe(16)
     form.version.data = str(rubber.version)
     edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
     if edit_key:
-        security.holds_edit_key()  # the page shows the edit link
+        security.holds_edit_key()  # the page carries the edit key (the offline sync's)
     page = render_template(
         "rubbers/show.html",
         rubber=rubber,
@@ -237,12 +208,10 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
         form=form if can_edit else None,
         can_edit=can_edit,
         # The hand form's offline sync posts to the JSON API with it; only an editing device,
-        # which already shows it in its edit link, gets it.
+        # which also shows it in its edit link (the share page), gets it.
         edit_key=edit_key,
-        edit_url=url_for(".grant", rubber_id=rubber.id, key=edit_key, _external=True)
-        if edit_key
-        else None,
-        share_url=url_for(".rubber", rubber_id=rubber.id, _external=True),
+        follow_tag=etag,
+        next_id=next_id,
     )
     return INDENT.sub("\n", page)
 

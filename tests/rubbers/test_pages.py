@@ -324,7 +324,7 @@ def test_a_hand_with_no_side_typed_opens_from_its_winners_side(app: Flask, en: F
     was kept opens from the side of the team that won it."""
     page = start(en)
     rubber_id = page.rsplit("/", 1)[-1]
-    key = re.search(r'id="edit-url" readonly value="[^"]+/edit/([^"]+)"', en.get(page).text)
+    key = re.search(r'id="edit-url" href="[^"]+/edit/([^"]+)"', en.get(page + "/share").text)
     assert key
     answer = en.post(
         f"/api/v1/rubbers/{rubber_id}/hands",
@@ -388,8 +388,8 @@ def test_next_rubber_waits_for_a_winner_and_is_started_once(app: Flask, en: Flas
     first = en.post(page + "/next").location
     assert en.post(page + "/next").location == first  # a double tap: the same next rubber
     other = app.test_client()  # the other phone, with the edit link, taps it too
-    html = en.get(page).get_data(as_text=True)
-    edit_url = re.search(r'id="edit-url" readonly value="([^"]+)"', html)
+    html = en.get(page + "/share").get_data(as_text=True)
+    edit_url = re.search(r'id="edit-url" href="([^"]+)"', html)
     assert edit_url
     other.get(edit_url.group(1).replace("http://localhost", ""))
     assert other.post(page + "/next").location == first
@@ -397,7 +397,7 @@ def test_next_rubber_waits_for_a_winner_and_is_started_once(app: Flask, en: Flas
     # The other phone knows the next rubber's edit key too, the same as the first phone's: a
     # third phone may join from either one's link.
     links = [
-        re.search(r'id="edit-url" readonly value="([^"]+)"', phone.get(first).get_data(True))
+        re.search(r'id="edit-url" href="([^"]+)"', phone.get(first + "/share").get_data(True))
         for phone in (en, other)
     ]
     assert links[0] and links[1] and links[0].group(1) == links[1].group(1)
@@ -429,15 +429,15 @@ def test_two_taps_at_once_start_one_next_rubber(
     second.set_cookie("session", before_next)
     assert second.post(page + "/next").location == first
     # Whichever answer's cookie the phone keeps, it holds the next rubber's edit key.
-    html = second.get(first).get_data(as_text=True)
-    assert re.search(r'id="edit-url" readonly value="[^"]+/edit/[A-Za-z0-9_-]+"', html)
+    html = second.get(first + "/share").get_data(as_text=True)
+    assert re.search(r'id="edit-url" href="[^"]+/edit/[A-Za-z0-9_-]+"', html)
 
 
 def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     record(en, page, points="75")
-    html = en.get(page).get_data(as_text=True)
-    edit_url = re.search(r'id="edit-url" readonly value="([^"]+)"', html)
+    html = en.get(page + "/share").get_data(as_text=True)
+    edit_url = re.search(r'id="edit-url" href="([^"]+)"', html)
     assert edit_url
     other = app.test_client()
     other.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
@@ -445,6 +445,7 @@ def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: Flas
     assert score(seen) == "1 – 0"
     assert "<form" not in seen  # not even the language switch: it is links
     assert '/hands"' not in seen and "Undo" not in seen and "edit-url" not in seen
+    assert "/edit/" not in other.get(page + "/share").get_data(as_text=True)
     for path in ("/hands", "/undo", "/next", "/hands/1/edit"):
         assert other.post(page + path, data={"action": "tie"}).status_code == 403
     assert other.get(page + "/hands/1/edit").status_code == 403

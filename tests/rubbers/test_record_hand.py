@@ -81,7 +81,7 @@ def sqlite_file(app: Flask) -> Path | None:
 class Page(HTMLParser):
     """A page as a phone sees it: the hand form as its browser would send it (hidden fields and
     checked choices), a CSRF token, the notes flashed above the score, the errors by the fields,
-    and the edit link to share."""
+    and the edit link to share (on the share page)."""
 
     def __init__(self, html: str) -> None:
         super().__init__()
@@ -104,11 +104,11 @@ class Page(HTMLParser):
         elif tag == "input":
             if values.get("name") == "csrf_token" and self.csrf is None:
                 self.csrf = values.get("value")
-            if values.get("id") == "edit-url":
-                self.edit_url = values.get("value")
             sent = values.get("type") == "hidden" or "checked" in values
             if self._in_hand_form and self.form is not None and sent:
                 self.form[values["name"]] = values.get("value", "")
+        elif tag == "a" and values.get("id") == "edit-url":
+            self.edit_url = values.get("href")
         elif tag == "p":
             classes = values.get("class", "").split()
             if "note" in classes:
@@ -963,7 +963,7 @@ class HttpPhone:
         return rubber_id_of(response.headers["Location"])
 
     def edit_link(self, rubber_id: str) -> str:
-        link = self.get(f"/r/{rubber_id}").edit_url
+        link = self.get(f"/r/{rubber_id}/share").edit_url
         assert link
         return link
 
