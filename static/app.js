@@ -40,8 +40,7 @@
   // is asked while the page is hidden or the phone offline; after a failure the wait doubles
   // (10, 20, 40 s, a minute at most) and the page says it shows the last version seen, until
   // an answer comes. Elements marked data-keep stay as they are (their scripts hold them); a
-  // page in use (a box focused or typed in, a form's disclosure open, hands waiting to be
-  // sent) takes the new one once it is left alone.
+  // page in use (see busy) takes the new one once it is left alone.
   var main = document.querySelector("main[data-follow]");
   if (!main) {
     return;
@@ -52,10 +51,13 @@
   var held;
 
   function busy() {
-    var box = document.activeElement;
-    return box && box.form || document.querySelector(
-      "[data-pending]:not([hidden]),main form details[open],main [name=points]:not(:placeholder-shown)"
-    );
+    // In use: a form changed from what the page came with (points typed, a team tapped), a
+    // form's disclosure open, or hands waiting to be sent. Not the focus alone: the points box
+    // has it as soon as the page opens.
+    return document.querySelector("[data-pending]:not([hidden]),main form details[open]") ||
+      [].some.call(main.querySelectorAll("form input:not([type=hidden])"), function (box) {
+        return box.checked !== box.defaultChecked || box.value !== box.defaultValue;
+      });
   }
 
 

@@ -515,10 +515,13 @@ def test_one_word_for_each_thing_and_one_note_after_a_tie(
     texts.append(shown(phone))  # the 404 page
     second_phone.goto(page)
     texts.append(shown(second_phone))
+    phone.goto(page + "/share")  # the links themselves, with their QR codes
+    texts.append(shown(phone))
     joined = "\n".join(texts)
     assert not re.search(r"\blinks?\b", joined, re.I), "pt-PT says ligação"
     assert "virada" not in joined, "pt-PT says carta voltada"
-    assert "Ligação para acompanhar o resultado (só leitura)" in texts[0]
+    assert "Ligações e códigos QR para partilhar a partida" in texts[0]
+    assert "Acompanhar o resultado (só leitura)" in texts[-1]
 
 
 # Small things a table asked for ---------------------------------------------------------------

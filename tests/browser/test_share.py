@@ -39,7 +39,7 @@ PIXELS = """async (png) => {
     }
     return [image.width, image.height, btoa(grey)];
 }"""
-SHARE_LINK = "Links e códigos QR para partilhar a partida"
+SHARE_LINK = "Ligações e códigos QR para partilhar a partida"
 
 
 def read_qr(page: Any, element: Any) -> list[str]:
@@ -89,16 +89,16 @@ def test_the_links_go_by_share_sheet_copy_and_qr_code(
         assert link.evaluate("(a) => a.scrollWidth <= a.parentElement.clientWidth")
 
     # Each QR code, as drawn on the screen, reads as its link.
-    follow_qr = follow.get_by_role("img", name="Código QR do link para acompanhar o resultado")
-    edit_qr = edit.get_by_role("img", name="Código QR do link para registar mãos")
+    follow_qr = follow.get_by_role("img", name="Código QR da ligação para acompanhar o resultado")
+    edit_qr = edit.get_by_role("img", name="Código QR da ligação para registar mãos")
     assert read_qr(phone, follow_qr) == [rubber_url]
     assert read_qr(phone, edit_qr) == [edit_url]
 
     # Copy: the clipboard holds the link, and the page says so.
-    edit.get_by_role("button", name="Copiar o link").tap()
-    expect(edit.get_by_role("status")).to_have_text("Link copiado.")
+    edit.get_by_role("button", name="Copiar a ligação").tap()
+    expect(edit.get_by_role("status")).to_have_text("Ligação copiada.")
     assert phone.evaluate("() => navigator.clipboard.readText()") == edit_url
-    follow.get_by_role("button", name="Copiar o link").tap()
+    follow.get_by_role("button", name="Copiar a ligação").tap()
     assert phone.evaluate("() => navigator.clipboard.readText()") == rubber_url
 
     # The phone's share sheet gets the link and a title with the score.
@@ -140,7 +140,7 @@ def test_without_a_share_sheet_or_a_script_the_link_and_its_code_remain(
         expect(share_button).to_be_visible()
     else:
         expect(share_button).to_be_hidden()  # nothing that would do nothing
-    expect(phone.get_by_role("button", name="Copiar o link").first).to_be_visible()
+    expect(phone.get_by_role("button", name="Copiar a ligação").first).to_be_visible()
 
     context = browser.new_context(java_script_enabled=False, **PHONE)
     try:

@@ -28,7 +28,7 @@ def test_the_count_of_the_sitting_and_the_way_to_the_next_rubber(
 
     phone.get_by_label("Pontos", exact=True).fill("75")
     phone.get_by_role("button", name="Registar", exact=True).tap()
-    expect(phone.locator(".winner")).to_contain_text("Partida ganha por Nós")
+    expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Nós")
     for page in (phone, follower):  # the follower within 10 s, by itself
         expect(page.locator(count)).to_have_text(
             "Sessão, 1.ª partida: partidas ganhas Nós 1 – 0 Eles", timeout=10_000
