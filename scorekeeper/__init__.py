@@ -26,7 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.groups import bidding as group_bidding
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
-    from scorekeeper.rubbers import card_entry
+    from scorekeeper.rubbers import calculators, card_entry
     from scorekeeper.rubbers import views as rubbers
 
     db.init_app(app)
@@ -35,6 +35,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     web.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(rubbers.bp)
+    assert calculators.bp is card_entry.bp  # its pages are routes of the card-entry blueprint
     app.register_blueprint(card_entry.bp)
     app.register_blueprint(bidding.bp)
     app.register_blueprint(bidding_cards.bp)

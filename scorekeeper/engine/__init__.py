@@ -6,6 +6,7 @@ Nothing here imports Flask or SQLAlchemy; the web app shows what this package de
 from .cards import Card, CardError, Rank, Suit, card_points, deck, in_deck, rank_order
 from .games import HandReason, HandResult
 from .hands import (
+    CannotSpoilError,
     Hand,
     HandKind,
     HandNotAllowedError,
@@ -43,9 +44,11 @@ from .scoring import (
 )
 from .tricks import (
     IllegalCardError,
+    PileError,
     can_play,
     can_spoil,
     legal_cards,
+    pile_points,
     team_of,
     trick_winner,
     verify_melar_hand,
@@ -55,6 +58,7 @@ __all__ = [
     "MAX_MULTIPLIER",
     "PRESETS",
     "Bandeira",
+    "CannotSpoilError",
     "Card",
     "CardError",
     "Direction",
@@ -68,6 +72,7 @@ __all__ = [
     "IncompleteRecordError",
     "Manilha",
     "Outcome",
+    "PileError",
     "PointsFault",
     "ProblemCode",
     "ProvenRevoke",
@@ -98,6 +103,7 @@ __all__ = [
     "legal_cards",
     "new_rubber",
     "next_hand",
+    "pile_points",
     "play_hand",
     "rank_order",
     "replay",

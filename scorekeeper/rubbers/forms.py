@@ -292,6 +292,11 @@ class UndoForm(Form):
         return int(text) if text else None
 
 
+class SpoilForm(UndoForm):
+    """A melar recorded from the melar check: the page's version and its write key (the cards
+    travel in the check's own form)."""
+
+
 MAX_CARD_TEXT = 4
 """The longest card as written (``10H``), with room for one stray character."""
 MAX_PICKED = 48

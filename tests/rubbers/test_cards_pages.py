@@ -534,12 +534,14 @@ def test_melar_under_10_points_may_spoil_the_deal(app: Flask, en: FlaskClient) -
     html = text(response)
     assert "6 points: Seat 2 may spoil the deal (melar)." in html
     assert 'data-may-spoil="yes"' in html
-    action = re.search(r'<form method="post" action="([^"]+)">', html)
-    assert action and action.group(1) == page + "/hands"
+    # The Melou button is in the grid's own form: it sends the cards, checked again.
+    action = re.search(r'<form method="post" action="([^"]+)"[^>]*id="melar-cards"', html)
+    assert action and action.group(1) == page + "/melar"
     response = en.post(
-        page + "/hands",
+        page + "/melar",
         data={
-            "action": "spoiled",
+            "action": "spoil",
+            "cards": LOW_HAND,
             "key": hidden_input(html, "key"),
             "version": hidden_input(html, "version"),
         },
@@ -579,8 +581,9 @@ def test_melar_needs_10_different_cards_and_the_setting(en: FlaskClient) -> None
 def test_a_read_only_device_gets_403_and_an_unknown_rubber_404(app: Flask, en: FlaskClient) -> None:
     page = start(en, preset="brasil")
     other = app.test_client()
-    for path in ("/count", "/replay", "/melar"):
-        assert other.get(page + path).status_code == 403, path
+    assert other.get(page + "/replay").status_code == 403
+    for path in ("/count", "/melar"):  # calculators: open to a follower, recording nothing
+        assert other.get(page + path).status_code == 200, path
     for path in ("/replay", "/replay/confirm", "/replay/save"):
         response = other.post(page + path, data={"trump": "H", "record": joined(FULL_RECORD)})
         assert response.status_code == 403, path

@@ -1,0 +1,54 @@
+"""At a Brazilian table (issue 19), in a real browser on a pt-BR phone."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import PHONE
+
+LOW_HAND = ["2S", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "KH", "QD"]  # 6 points
+
+
+@pytest.fixture
+def br_phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(**{**PHONE, "locale": "pt-BR"})
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def start_brasil(page: Any, live_server: str) -> str:
+    page.goto(live_server + "/rubbers/new")
+    page.get_by_label("Regras", exact=True).select_option("brasil")
+    page.get_by_role("button", name="Começar a partida").tap()
+    expect(page).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
+    return str(page.url)
+
+
+def test_melou_goes_when_the_cards_change_and_records_only_what_is_checked(
+    live_server: str, br_phone: Any
+) -> None:
+    page = br_phone
+    start_brasil(page, live_server)
+    page.get_by_role("link", name="Conferir se pode melar").tap()
+    for card in LOW_HAND:
+        page.locator(f'label[data-card="{card}"]').tap()
+    page.get_by_role("button", name="Conferir").tap()
+    expect(page.get_by_text("6 pontos: Lugar 2 pode melar.")).to_be_visible()
+    melou = page.get_by_role("button", name="Melou")
+    expect(melou).to_be_visible()
+    # A♠ and 7♠ in place of 2♠ and 3♠, without checking again: the verdict and Melou go.
+    for card in ("2S", "3S", "AS", "7S"):
+        page.locator(f'label[data-card="{card}"]').tap()
+    expect(page.get_by_text("6 pontos: Lugar 2 pode melar.")).to_have_count(0)
+    expect(melou).to_have_count(0)
+    page.get_by_role("button", name="Conferir").tap()
+    expect(page.get_by_text("27 pontos: 10 ou mais, Lugar 2 tem que jogar a mão.")).to_be_visible()
+    expect(page.get_by_role("button", name="Melou")).to_have_count(0)
+    page.get_by_role("link", name="Voltar para a partida").tap()
+    expect(page.locator(".hands li")).to_have_count(0)
