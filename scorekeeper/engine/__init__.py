@@ -40,6 +40,7 @@ from .scoring import (
     next_hand,
     play_hand,
     replay,
+    rubber_names,
     verify_hand,
 )
 from .tricks import (
@@ -107,6 +108,7 @@ __all__ = [
     "play_hand",
     "rank_order",
     "replay",
+    "rubber_names",
     "team_of",
     "trick_winner",
     "verify_hand",

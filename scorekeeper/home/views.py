@@ -105,5 +105,5 @@ def history() -> str:
         seat_names=bidding_wording.seat_names,
         crosses=crosses,
         groups=list(groups),
-        outcome_name=wording.outcome_name,
+        outcome_names=wording.outcome_names,
     )

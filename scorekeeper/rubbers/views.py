@@ -230,7 +230,7 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
         tallies=tuple(drawings.tally(games, state.rules.games_to_win) for games in state.games),
         seats=drawings.table(state),
         summaries={r.number: wording.hand_summary(r, rubber.teams) for r in state.hands},
-        outcome=wording.outcome_name(state.outcome),
+        outcome=wording.outcome_names(state.names),
         form=form if can_edit else None,
         can_edit=can_edit,
         # The hand form's offline sync posts to the JSON API with it; only an editing device,
