@@ -52,3 +52,22 @@ def test_melou_goes_when_the_cards_change_and_records_only_what_is_checked(
     expect(page.get_by_role("button", name="Melou")).to_have_count(0)
     page.get_by_role("link", name="Voltar para a partida").tap()
     expect(page.locator(".hands li")).to_have_count(0)
+
+
+def test_the_brasil_table_shuffles_on_the_dealers_right_and_leads_on_the_left(
+    live_server: str, br_phone: Any
+) -> None:
+    """RULES.md, clockwise: dealer+1 cuts and leads (the dealer's left), dealer+3 shuffles."""
+    page = br_phone
+    start_brasil(page, live_server)
+
+    def centre(role: str) -> tuple[float, float]:
+        box = page.locator(f".seat:has(.role-{role})").bounding_box()
+        assert box is not None, role
+        return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+    dealer, shuffler, cutter = centre("deals"), centre("shuffles"), centre("cuts")
+    assert dealer[1] > shuffler[1] and dealer[1] > cutter[1]  # the dealer at the bottom
+    assert shuffler[0] > dealer[0] > cutter[0]  # his right hand, his left hand
+    assert centre("leads") == cutter
+    expect(page.locator(".felt")).to_have_text("↻")
