@@ -3,7 +3,20 @@
 Nothing here imports Flask or SQLAlchemy; the web app shows what this package decides.
 """
 
-from .cards import Card, CardError, Rank, Suit, card_points, deck, in_deck, rank_order
+from .cards import (
+    SUIT_LETTERS,
+    Card,
+    CardError,
+    Rank,
+    Suit,
+    SuitLetterError,
+    SuitLetters,
+    card_points,
+    deck,
+    in_deck,
+    rank_order,
+    read_typed,
+)
 from .games import HandReason, HandResult
 from .hands import (
     CannotSpoilError,
@@ -58,6 +71,7 @@ from .tricks import (
 __all__ = [
     "MAX_MULTIPLIER",
     "PRESETS",
+    "SUIT_LETTERS",
     "Bandeira",
     "CannotSpoilError",
     "Card",
@@ -87,6 +101,8 @@ __all__ = [
     "RulesError",
     "ScoringError",
     "Suit",
+    "SuitLetterError",
+    "SuitLetters",
     "Tally",
     "Tie",
     "TooManyHandsError",
@@ -107,6 +123,7 @@ __all__ = [
     "pile_points",
     "play_hand",
     "rank_order",
+    "read_typed",
     "replay",
     "rubber_names",
     "team_of",

@@ -30,10 +30,15 @@ from scorekeeper.rubbers.card_display import (
     examine,
     face_of,
     grid,
+    letters_hint,
     normal,
     problem_keys,
+    problem_text,
+    suit_letter_error,
     trick_views,
     turned_card_choices,
+    typed_card,
+    typed_example,
 )
 from scorekeeper.rubbers.forms import MAX_CARD_TEXT, ReplayForm, record_text
 from scorekeeper.rubbers.models import Rubber
@@ -131,6 +136,11 @@ def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
                 _("A hand has 40 cards: the ones typed after the 40th were left out.")
             )
             texts = texts[:TYPED_AT_ONCE]
+        try:
+            texts = [typed_card(text[:MAX_CARD_TEXT]) for text in texts]
+        except engine.SuitLetterError as error:
+            step.errors.append(suit_letter_error(error))
+            return step
     if texts and step.trump is None:
         step.errors.append(_("Choose the trump first."))
         return step
@@ -168,7 +178,7 @@ def _play(
     old = problem_keys(before)
     new = [p for p in after.problems if (p.code, p.trick, p.card) not in old]
     if new:
-        step.refusal = Refusal(text, face, suit, [wording.record_problem(p) for p in new])
+        step.refusal = Refusal(text, face, suit, [problem_text(p) for p in new])
         return False
     step.tricks = candidate
     step.replace = None
@@ -196,6 +206,8 @@ def _replay_page(
         "teams": rubber.teams,
         "turned_cards": turned_card_choices(rules),
         "suit_names": {s.value: wording.suit_name(s) for s in engine.Suit},
+        "letters_hint": letters_hint(),
+        "typed_example": typed_example(),
     }
     if step.trump is None:
         return render_template("cards/replay_trump.html", **context), status

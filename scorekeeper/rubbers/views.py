@@ -353,6 +353,8 @@ def hand(rubber_id: str, number: int) -> str:
         if record is not None and record.first_revoke is not None
         else None,
         can_edit=store.can_edit(current_device(), rubber),
+        card_face=wording.card_face,
+        card_name=wording.card_name,
     )
 
 

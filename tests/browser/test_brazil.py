@@ -71,3 +71,23 @@ def test_the_brasil_table_shuffles_on_the_dealers_right_and_leads_on_the_left(
     assert shuffler[0] > dealer[0] > cutter[0]  # his right hand, his left hand
     assert centre("leads") == cutter
     expect(page.locator(".felt")).to_have_text("↻")
+
+
+def test_typed_cards_take_portuguese_suit_letters_and_show_symbols(
+    live_server: str, br_phone: Any
+) -> None:
+    page = br_phone
+    start_brasil(page, live_server)
+    page.get_by_role("link", name="Registrar vaza a vaza").tap()
+    page.locator('button[data-trump="H"]').tap()
+    page.get_by_text("Digitar as cartas").tap()
+    expect(page.get_by_text("Naipes: C copas ♥, O ouros ♦, E espadas ♠, P paus ♣.")).to_be_visible()
+    page.locator("input[name=typed]").fill("7C")
+    page.get_by_role("button", name="Adicionar").tap()
+    expect(page.locator('.current-trick .face[data-card="7H"]')).to_have_text("7♥")
+    expect(page.locator("input[name=record]")).to_have_value("7H")  # sete de copas, not paus
+    page.get_by_text("Digitar as cartas").tap()
+    page.locator("input[name=typed]").fill("AH")
+    page.get_by_role("button", name="Adicionar").tap()
+    expect(page.get_by_text("AH: H não é uma letra de naipe aqui.", exact=False)).to_be_visible()
+    expect(page.locator("input[name=record]")).to_have_value("7H")

@@ -48,3 +48,77 @@ def test_the_page_and_the_sitting_say_the_same_of_a_bandeira_4_0(br: FlaskClient
     sitting = text(br, page + "/sitting")
     assert "1 partida; gatos 1 – 0" in sitting
     assert "Nós venceu · bandeira · gato" in sitting or "bandeira · gato" in sitting
+
+
+# Item 4: typed cards with the interface's suit letters --------------------------------------
+
+
+def typed(client: FlaskClient, page: str, cards: str, record: str = "") -> tuple[int, str, str]:
+    response = client.post(
+        page + "/replay", data={"trump": "H", "record": record, "typed": cards, "action": "type"}
+    )
+    html = html_lib.unescape(response.get_data(as_text=True))
+    carried = re.search(r'name="record" type="hidden" value="([^"]*)"', html)
+    assert carried, html
+    return response.status_code, carried.group(1), html
+
+
+@pytest.mark.parametrize("accept", ["pt-PT", "pt-BR"])
+def test_portuguese_suit_letters_are_read_and_shown_back_with_symbols(
+    client: FlaskClient, accept: str
+) -> None:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = accept
+    page = start(client)
+    status, record, html = typed(client, page, "7c ae 2E 3p")
+    assert (status, record) == (200, "7H AS 2S 3C")  # C copas, E espadas, P paus
+    assert all(face in html for face in ("7♥", "A♠", "2♠", "3♣"))
+    assert "Naipes: C copas ♥, O ouros ♦, E espadas ♠, P paus ♣." in html
+    assert 'placeholder="AE 2E 7E JE"' in html
+
+
+@pytest.mark.parametrize("accept", ["pt-PT", "pt-BR"])
+def test_an_english_suit_letter_is_never_guessed_in_portuguese(
+    client: FlaskClient, accept: str
+) -> None:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = accept
+    page = start(client)
+    status, record, html = typed(client, page, "7C 7H")
+    assert record == ""  # nothing taken, not even the 7C before it
+    assert "7H: H não é uma letra de naipe aqui." in html
+    assert "C copas ♥, O ouros ♦, E espadas ♠, P paus ♣." in html
+    status, record, html = typed(client, page, "7Z")
+    assert "7Z não é uma carta" in html and "por exemplo 7C (7♥)" in html
+    assert "7H" not in re.sub(r"<[^>]+>", "", html.split("7Z não é uma carta")[1])[:60]
+
+
+def test_the_english_interface_keeps_english_letters(client: FlaskClient) -> None:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    page = start(client)
+    assert typed(client, page, "7C AH")[1] == "7C AH"  # C clubs in English
+    status, record, html = typed(client, page, "7E")
+    assert record == "" and "7E: E is not a suit letter here." in html
+    assert "like 7H (7♥)" in typed(client, page, "7Z")[2]
+
+
+def test_a_stored_hand_lists_its_tricks_with_symbols(client: FlaskClient) -> None:
+    from tests.support.records import FULL_RECORD
+
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "pt-BR"
+    page = start(client)
+    record = "|".join(" ".join(trick) for trick in FULL_RECORD)
+    client.post(page + "/replay/save", data={"trump": "H", "record": record, "key": "k" * 16})
+    html = client.get(page + "/hands/1").get_data(as_text=True)
+    first = " ".join(FULL_RECORD[0])
+    assert first not in re.sub(r"<[^>]+>", "", html)
+    faces = re.findall(r'<span class="card suit-\w"[^>]*>([^<]+)</span>', html)
+    assert faces[:4] == [card[:-1] + {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}[card[-1]]
+                         for card in FULL_RECORD[0]]  # fmt: skip
+
+
+def test_the_api_keeps_api_md_letters(client: FlaskClient) -> None:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "pt-BR"
+    answer = client.post(
+        "/api/v1/verify", json={"trump": "H", "leader": 1, "tricks": [["7C", "AC", "2C", "3C"]]}
+    )
+    assert answer.status_code == 200, answer.get_json()
+    assert answer.get_json()["tricks"][0]["winner"] == 2  # AC, the ace of clubs (paus)

@@ -19,6 +19,7 @@ from tests.support.records import FULL_RECORD
 WINNERS = [1, 1, 3, 3, 3, 0, 2, 2, 3, 2]
 TRICK_POINTS = [24, 6, 11, 11, 17, 16, 11, 19, 3, 2]
 SEATS = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 @pytest.fixture
@@ -279,7 +280,8 @@ def test_the_hand_page_shows_the_stored_record_trick_by_trick(en: FlaskClient) -
     for (_number, body), trick, winner, points in zip(
         tricks, FULL_RECORD, WINNERS, TRICK_POINTS, strict=True
     ):
-        assert re.findall(r'class="card suit-\w">(\w+)<', body) == trick
+        faces = re.findall(r'class="card suit-\w"[^>]*>([^<]+)<', body)
+        assert faces == [card[:-1] + SYMBOLS[card[-1]] for card in trick]  # shown as printed
         assert f"won by {SEATS[winner]}, {points} points" in body
     assert "Seat 2 leads:" in tricks[0][1]
 
@@ -323,7 +325,7 @@ def test_an_unknown_card_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskC
     assert response.status_code == 422
     html = text(response)
     assert errors_for(html, "ZZ") == [
-        "ZZ: ZZ is not a card: write the rank then the suit, like 7H."
+        "ZZ: ZZ is not a card: type the rank then the suit, like 7H (7♥)."
     ]
     assert hidden(html, "record") == joined([FULL_RECORD[0], ["KS", "3S"]])
     # A card of another deck (the 10 outside the Azores) is refused too.

@@ -51,8 +51,6 @@ def test_the_docs_glossary_has_the_same_words(client: FlaskClient) -> None:
     assert page == in_docs
 
 
-
-
 @pytest.mark.parametrize("preset", ["portugal", "brasil"])
 def test_the_drawing_the_glossary_and_the_engine_agree_on_who_shuffles_and_cuts(
     client: FlaskClient, preset: str
