@@ -26,7 +26,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import drawings, hands, store
+from scorekeeper.rubbers import drawings, hands, house_rules, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
@@ -39,7 +39,7 @@ bp = Blueprint("rubbers", __name__)
 
 @bp.route("/rubbers/new", methods=["GET", "POST"])
 def new_rubber() -> Any:
-    form = NewRubberForm()
+    form = house_rules.new_rubber_form()
     if form.validate_on_submit():
         rules = form.rule_set()
         if rules is not None:
@@ -51,7 +51,7 @@ def new_rubber() -> Any:
 @bp.post("/rubbers")
 def quick_rubber() -> Any:
     """Start a rubber with the defaults: one tap from the home page."""
-    form = NewRubberForm()
+    form = house_rules.new_rubber_form()
     if form.validate_on_submit():
         rules = form.rule_set()
         if rules is not None:

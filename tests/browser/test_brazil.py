@@ -91,3 +91,34 @@ def test_typed_cards_take_portuguese_suit_letters_and_show_symbols(
     page.get_by_role("button", name="Adicionar").tap()
     expect(page.get_by_text("AH: H não é uma letra de naipe aqui.", exact=False)).to_be_visible()
     expect(page.locator("input[name=record]")).to_have_value("7H")
+
+
+def test_a_pt_br_phone_starts_on_brasil_and_then_on_its_last_rules(
+    live_server: str, br_phone: Any
+) -> None:
+    page = br_phone
+    page.goto(live_server + "/")
+    expect(page.get_by_text("Regras: Brasil.")).to_be_visible()
+    page.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(page.locator(".rules")).to_have_text("Regras: Brasil.")
+    expect(page.get_by_role("button", name="Melou")).to_be_visible()
+    page.get_by_role("button", name="Empate 60-60").tap()
+    expect(page.locator(".hands li")).to_have_count(1)
+
+    # One tap away: the rules page, already on Brasil; a change, and the next start keeps it.
+    page.goto(live_server + "/")
+    page.get_by_role("link", name="Dar nome aos jogadores e escolher as regras").tap()
+    expect(page.get_by_label("Regras", exact=True)).to_have_value("brasil")
+    page.get_by_text("Regras da casa").tap()
+    bandeira = page.get_by_label("Bandeira (4 jogos)")
+    expect(bandeira.locator("option").first).to_have_text("como nas regras: os 120 pontos")
+    page.get_by_label("Regras", exact=True).select_option("portugal")
+    expect(bandeira.locator("option").first).to_have_text("como nas regras: as 10 vazas")
+    page.get_by_label("Regras", exact=True).select_option("brasil")
+    page.get_by_label("Jogos para vencer a partida").fill("6")
+    page.get_by_role("button", name="Começar a partida").tap()
+    expect(page.locator(".rules")).to_have_text(
+        "Regras: Brasil, com Jogos para vencer a partida: 6."
+    )
+    page.goto(live_server + "/")
+    expect(page.get_by_text("Regras: Brasil, com Jogos para vencer a partida: 6.")).to_be_visible()

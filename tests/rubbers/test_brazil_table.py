@@ -122,3 +122,82 @@ def test_the_api_keeps_api_md_letters(client: FlaskClient) -> None:
     )
     assert answer.status_code == 200, answer.get_json()
     assert answer.get_json()["tricks"][0]["winner"] == 2  # AC, the ace of clubs (paus)
+
+
+# Item 1: which rules a phone starts on -------------------------------------------------------
+
+
+def quick_fields(html: str) -> dict[str, str]:
+    """The hidden fields of the home page's one-tap "new rubber" form."""
+    form = re.search(r'<form method="post" action="/rubbers"[^>]*>(.*?)</form>', html, re.S)
+    assert form, html
+    return dict(re.findall(r'<input type="hidden" name="(\w+)" value="([^"]*)"', form.group(1)))
+
+
+def rules_of(client: FlaskClient, page: str) -> dict[str, object]:
+    rubber_id = page.rsplit("/", 1)[-1]
+    return dict(client.get(f"/api/v1/rubbers/{rubber_id}").get_json()["rules"])
+
+
+def test_a_pt_br_phone_starts_on_the_brasil_preset(br: FlaskClient) -> None:
+    home = br.get("/").get_data(as_text=True)
+    fields = quick_fields(home)
+    assert fields["preset"] == "brasil"
+    assert "Regras: Brasil" in text(br, "/")
+    assert 'href="/rubbers/new"' in home  # the choice, one tap away
+    page = br.post("/rubbers", data=fields).location
+    assert rules_of(br, page)["preset"] == "brasil"
+    assert "Melou" in text(br, page)
+    new = br.get("/rubbers/new").get_data(as_text=True)
+    assert '<option selected value="brasil">' in new
+
+
+def test_a_pt_pt_phone_starts_on_portugal(client: FlaskClient) -> None:
+    assert quick_fields(client.get("/").get_data(as_text=True))["preset"] == "portugal"
+    assert rules_of(client, client.post("/rubbers").location)["preset"] == "portugal"
+
+
+def test_a_phone_that_has_played_starts_on_its_last_rubbers_rules(br: FlaskClient) -> None:
+    start(br, preset="online", games_to_win="6", tie="double")
+    fields = quick_fields(br.get("/").get_data(as_text=True))
+    assert fields == {**fields, "preset": "online", "games_to_win": "6", "tie": "double"}
+    assert "Regras: Mesas online" in text(br, "/")
+    rules = rules_of(br, br.post("/rubbers", data=fields).location)
+    assert (rules["preset"], rules["games_to_win"], rules["tie"]) == ("online", 6, "double")
+    # Even a bare POST (an old home page) starts on them.
+    rules = rules_of(br, br.post("/rubbers").location)
+    assert (rules["preset"], rules["games_to_win"], rules["tie"]) == ("online", 6, "double")
+    new = br.get("/rubbers/new").get_data(as_text=True)
+    assert '<option selected value="online">' in new
+    assert re.search(r'name="games_to_win"[^>]*value="6"', new)
+    assert re.search(r'<select [^>]*name="tie">.*?<option selected value="double">', new, re.S)
+
+
+# Item 2: the rules in force, in words ---------------------------------------------------------
+
+
+def test_the_rubber_page_names_its_preset_and_every_setting_changed(br: FlaskClient) -> None:
+    page = start(br, preset="brasil")
+    assert "Regras: Brasil." in text(br, page)
+    page = start(br, preset="brasil", games_to_win="6", melar="no", tie="void")
+    shown = text(br, page)
+    assert (
+        "Regras: Brasil, com Jogos para vencer a partida: 6; Empate 60-60: nada acontece; "
+        "Melar (com menos de 10 pontos na mão, dá de novo): não."
+    ) in shown
+
+
+def test_the_house_rule_boxes_show_the_presets_values(br: FlaskClient) -> None:
+    html = html_lib.unescape(br.get("/rubbers/new?preset=brasil").get_data(as_text=True))
+    bandeira = re.search(r'<select [^>]*name="bandeira">(.*?)</select>', html, re.S)
+    assert bandeira and bandeira.group(1).startswith(
+        '<option selected value="">como nas regras: os 120 pontos</option>'
+    )
+    raw = br.get("/rubbers/new?preset=brasil").get_data(as_text=True)
+    tie = re.search(
+        r'<select data-as-preset="([^"]*)" data-preset-values="([^"]*)"[^>]*name="tie"', raw
+    )
+    assert tie and tie.group(1) == "como nas regras: {value}"
+    values = html_lib.unescape(tie.group(2))
+    assert '"portugal": "a próxima mão vale mais um jogo"' in values
+    assert '"online": "nada acontece"' in values
