@@ -122,3 +122,27 @@ def test_a_pt_br_phone_starts_on_brasil_and_then_on_its_last_rules(
     )
     page.goto(live_server + "/")
     expect(page.get_by_text("Regras: Brasil, com Jogos para vencer a partida: 6.")).to_be_visible()
+
+
+def test_half_a_point_typed_is_refused_and_a_follower_can_count(
+    live_server: str, br_phone: Any, browser: Any
+) -> None:
+    page = br_phone
+    rubber_url = start_brasil(page, live_server)
+    page.get_by_label("Pontos", exact=True).fill("60,5")
+    page.get_by_role("button", name="Registrar", exact=True).tap()
+    expect(page.get_by_text("nenhuma carta vale meio ponto (60,5)", exact=False)).to_be_visible()
+    expect(page.locator(".scoreline .games")).to_have_text("0 – 0")
+    expect(page.locator(".hands li")).to_have_count(0)
+    expect(page.locator('svg[aria-label="Nós: 0 jogos"]')).to_have_count(1)
+
+    follower = browser.new_context(**{**PHONE, "locale": "pt-BR"}).new_page()
+    try:
+        follower.goto(rubber_url)
+        follower.get_by_role("link", name="Contar um monte").tap()
+        for card in ("AS", "7S", "KS", "JS"):
+            follower.locator(f'label[data-card="{card}"]').tap()
+        expect(follower.locator("[data-total]")).to_have_text("28")
+        expect(follower.get_by_role("button", name="Usar estes pontos")).to_have_count(0)
+    finally:
+        follower.context.close()
