@@ -327,7 +327,7 @@ def openapi() -> tuple[dict[str, Any], dict[str, Any]]:
         },
     }
     hand_body = _json_body({"oneOf": [_schema("BiddingBid"), _schema("BiddingPassed")]})
-    write = {"security": [{"editKey": []}]}
+    write: dict[str, Any] = {"security": [{"editKey": []}]}
     refused = _errors(400, 403, 404, 409, 413, 422)
     paths = {
         f"{PREFIX}/bidding": {

@@ -179,7 +179,7 @@ class HandInput:
         unknown = sorted(set(body) - cls.keys)
         if unknown:
             raise Body.refuse_extra(unknown[0])
-        given = [form for form in ("points", "revoke", "spoiled") if form in body]
+        given: list[str] = [form for form in ("points", "revoke", "spoiled") if form in body]
         if "tricks" in body:
             given = ["tricks", *(form for form in given if form != "points")]
         if len(given) != 1:
@@ -228,7 +228,7 @@ class Hand(BaseModel):
     bandeira: bool
     reasons: list[str]
     summary: str
-    tricks: list[list[str]] = Field(None, description="Only on a hand recorded by its cards.")
+    tricks: list[list[str]] = Field(f.OMITTED, description="Only on a hand recorded by its cards.")
 
 
 class RubberState(BaseModel):
