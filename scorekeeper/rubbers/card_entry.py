@@ -51,8 +51,7 @@ TableView = Callable[[Rubber, engine.RubberState], Any]
 def _at_table(view: TableView) -> Callable[[str], Any]:
     """Wrap a view that gets the rubber and its state, if this device may record its hands.
 
-    The view is called only while a hand can still be added; otherwise the rubber page says why
-    not."""
+    It is called only while a hand can still be added; otherwise the rubber page says why not."""
 
     @functools.wraps(view)
     def opened(rubber_id: str) -> Any:
@@ -197,8 +196,7 @@ def _play(
 ) -> bool:
     """Put one card in the record if the engine finds nothing new wrong with it.
 
-    The card goes next, or in place of the one being replaced; otherwise keep the record and say why
-    beside the card."""
+    It goes next or in place of the one replaced; else keep the record and say why beside it."""
     assert step.trump is not None
     text = normal(text)
     before = examine(step.trump, leader, step.tricks, rules, trump_card)

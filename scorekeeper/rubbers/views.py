@@ -116,8 +116,7 @@ def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None]
 def _kept_page(rubber_id: str) -> Response:
     """Return the rubber page from one small query: rendered once per version of the rubber.
 
-    The same answer goes again to a phone that asks again before the rubber changes (see
-    page_cache)."""
+    The same answer goes to a phone that asks again before the rubber changes (see page_cache)."""
     if not store.is_token(rubber_id):
         abort(404)
     device = current_device()
