@@ -1,6 +1,7 @@
-"""Bidding Sueca on a 390×844 phone: a game started from home in one tap, a hand in at most 5
-taps, every target 48 px, a follower's page that shows a new hand by itself, and hands kept
-offline sent once when the network returns."""
+"""Bidding Sueca on a 390×844 phone: a game started from home in one tap, a hand in at most 5 taps.
+
+Every target is 48 px, a follower's page shows a new hand by itself, and hands kept offline are sent
+once when the network returns."""
 
 from __future__ import annotations
 

@@ -156,8 +156,10 @@ def test_a_refused_hand_can_be_discarded(live_server: str, phone: Any) -> None:
 def test_a_post_that_gets_no_answer_keeps_the_hand_and_sends_it_once(
     live_server: str, phone: Any
 ) -> None:
-    """The phone thinks it is online but the post never comes back (a café's Wi-Fi with no
-    internet behind it): the hand is kept with the form's key and sent once the way is clear."""
+    """The phone thinks it is online but the post never comes back.
+
+    As on a café's Wi-Fi with no internet behind it: the hand is kept with the form's key and sent
+    once the way is clear."""
     rubber_id = start_kept_rubber(live_server, phone)
     form_post = f"{live_server}/r/{rubber_id}/hands"
     phone.route(form_post, lambda route: route.abort("internetdisconnected"))
@@ -202,8 +204,9 @@ def test_a_post_that_arrived_but_lost_its_answer_is_not_recorded_twice(
 def test_a_rubber_opened_before_the_worker_ran_is_kept_too(
     live_server: str, phone: Any, second_phone: Any
 ) -> None:
-    """The second phone's very first page is the rubber, from its edit link: the worker was not
-    there to see it load, so the page asks it to keep a copy."""
+    """The second phone's very first page is the rubber, from its edit link.
+
+    The worker was not there to see it load, so the page asks it to keep a copy."""
     start_kept_rubber(live_server, phone)
     second_phone.goto(phone.locator("#edit-url").input_value())
     expect(second_phone).to_have_url(PAGE)
@@ -232,9 +235,10 @@ SHELL_ANSWER = """async (address) => {
 def test_a_page_of_a_new_release_gets_the_new_files_not_the_workers_old_copy(
     live_server: str, phone: Any
 ) -> None:
-    """The worker answers the very stylesheet a page names from its copy; an address of another
-    release (another hash) goes to the server, so new HTML never comes with an old stylesheet.
-    Offline, any copy of the file does rather than none."""
+    """The worker answers the very stylesheet a page names from its copy.
+
+    An address of another release (another hash) goes to the server, so new HTML never comes with an
+    old stylesheet. Offline, any copy of the file does rather than none."""
     start_kept_rubber(live_server, phone)
     named = phone.evaluate("() => document.querySelector('link[rel=stylesheet]').href")
     assert "?v=" in named
