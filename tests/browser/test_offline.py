@@ -244,3 +244,22 @@ def test_a_page_of_a_new_release_gets_the_new_files_not_the_workers_old_copy(
     go_offline(phone)
     assert phone.evaluate(SHELL_ANSWER, named)[0] == 200
     assert phone.evaluate(SHELL_ANSWER, other) == [200, "public, max-age=31536000, immutable"]
+
+
+def test_a_new_rubber_offline_says_it_needs_the_network(live_server: str, phone: Any) -> None:
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    wait_until_kept(phone)
+    go_offline(phone)
+    phone.reload()  # the worker's copy of the home page
+    expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    alert = phone.get_by_role("alert").filter(has_text="Sem rede")
+    expect(alert).to_have_text(
+        "Sem rede: começar uma partida ou um jogo precisa dela. Tente de novo quando a rede voltar."
+    )
+    expect(phone).to_have_url(live_server + "/")
+    phone.context.set_offline(False)
+    phone.wait_for_function("() => navigator.onLine")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(phone).to_have_url(PAGE)  # online, the same button starts it
