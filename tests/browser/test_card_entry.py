@@ -182,7 +182,12 @@ def test_a_recorded_hand_leaves_no_record_to_offer(live_server: str, phone: Any)
     phone.get_by_role("link", name="Registar vaza a vaza").tap()
     expect(phone.get_by_text("Mão 2: dá Lugar 2, sai Lugar 3.")).to_be_visible()
     expect(phone.locator("[data-kept]")).to_be_hidden()
-    assert phone.evaluate("() => Object.keys(localStorage).filter((k) => k.startsWith('sueca.replay'))") == []
+    assert (
+        phone.evaluate(
+            "() => Object.keys(localStorage).filter((k) => k.startsWith('sueca.replay'))"
+        )
+        == []
+    )
 
 
 @pytest.fixture(params=[(390, 844), (360, 640)], ids=["390x844", "360x640"])
@@ -200,7 +205,9 @@ def test_the_card_grid_stays_in_place_as_tricks_are_entered(
     page = sized_phone
     start_replay(page, live_server)
     height = page.viewport_size["height"]
-    deck_top = "() => Math.round(document.querySelector('.deck').getBoundingClientRect().top + scrollY)"
+    deck_top = (
+        "() => Math.round(document.querySelector('.deck').getBoundingClientRect().top + scrollY)"
+    )
     scroll = "() => scrollY"
     tops = []
     for number, trick in enumerate(FULL_RECORD[:8], start=1):
