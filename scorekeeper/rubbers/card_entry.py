@@ -248,6 +248,7 @@ def _replay_page(
         "teams": rubber.teams,
         "turned_cards": turned_card_choices(rules),
         "suit_names": {s.value: wording.suit_name(s) for s in engine.Suit},
+        "deck_cards": TRICKS * SEATS,  # what a kept record is counted against
     }
     if step.trump is None:
         return render_template("cards/replay_trump.html", **context), status
