@@ -187,8 +187,9 @@ _OPEN_SYMBOLS = {"♧": "♣", "♢": "♦", "♡": "♥", "♤": "♠"}
 
 
 class SuitLetterError(CardError):
-    """A typed card whose suit letter belongs to the other set of letters (``7H`` in a
-    Portuguese interface, ``7E`` in the English one): refused, never guessed."""
+    """A typed card whose suit letter belongs to the other set of letters.
+
+    ``7H`` in a Portuguese interface, ``7E`` in the English one: refused, never guessed."""
 
     code = "suit_letter"
 
@@ -203,9 +204,10 @@ class SuitLetterError(CardError):
 
 
 def read_typed(text: str, letters: SuitLetters) -> Card:
-    """A card as a person typed it, rank then suit, with the interface's suit ``letters`` (or
-    a suit symbol). A letter only the other set has is a :class:`SuitLetterError`: in a
-    Portuguese interface ``7C`` is the sete de copas, and ``7H`` is not guessed to be one.
+    """Read a card as a person typed it: rank then suit, with the interface's ``letters``.
+
+    A suit symbol is read too. A letter only the other set has is a :class:`SuitLetterError`:
+    in a Portuguese interface ``7C`` is the sete de copas, and ``7H`` is not guessed to be one.
 
     >>> str(read_typed("7c", SuitLetters.PORTUGUESE)), str(read_typed("ae", SuitLetters.PORTUGUESE))
     ('7H', 'AS')

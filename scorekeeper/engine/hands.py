@@ -17,8 +17,10 @@ IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
 
 
 class ScoringError(ValueError):
-    """A hand that cannot be scored; ``code`` names the kind for translation, ``value`` holds
-    what was refused (None when nothing was)."""
+    """A hand that cannot be scored.
+
+    ``code`` names the kind for translation, ``value`` holds what was refused (None when nothing
+    was)."""
 
     code: ClassVar[str] = "scoring"
     value: object = None
@@ -225,9 +227,11 @@ class Hand:
 
     @classmethod
     def spoiled_by(cls, cards: Sequence[str], rules: RuleSet) -> Hand:
-        """A deal spoiled by a leader holding ``cards``: checked on those very cards, so a
-        melar is never recorded on another hand's verdict. Raises :class:`CannotSpoilError`
-        (10 points or more), :class:`HandNotAllowedError` (melar is off) or ``CardError``.
+        """Return a deal spoiled by a leader holding ``cards``, checked on those very cards.
+
+        So a melar is never recorded on another hand's verdict. Raises
+        :class:`CannotSpoilError` (10 points or more), :class:`HandNotAllowedError` (melar is
+        off) or ``CardError``.
 
         >>> Hand.spoiled_by(["2S", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "KH", "QD"],
         ...                 RuleSet(melar=True)).kind
@@ -249,8 +253,10 @@ class Hand:
 
     @classmethod
     def from_record(cls, record: TrickRecord) -> Hand:
-        """The hand a record of tricks scores: the first revoke it proves (the hand stops
-        there), or else the card points of all 10 tricks, and whether one team took them all.
+        """Return the hand a record of tricks scores.
+
+        It is the first revoke the record proves (the hand stops there), or else the card points of
+        all 10 tricks, and whether one team took them all.
 
         Raise :class:`IncompleteRecordError` unless :attr:`TrickRecord.scorable`.
 

@@ -143,8 +143,10 @@ class PileError(ValueError):
 
 
 def pile_points(cards: Sequence[Card], rules: RuleSet) -> int:
-    """The card points of one team's pile of won cards, which holds 4 cards a trick
-    (0 to 40); raise :class:`PileError` for a pile no trick count makes.
+    """Return the card points of one team's pile of won cards.
+
+    A pile holds 4 cards a trick (0 to 40); raise :class:`PileError` for one no trick count
+    makes.
 
     >>> pile_points([Card.parse(c) for c in ("AS", "7S", "KS", "JS")], RuleSet())
     28

@@ -29,8 +29,9 @@ __all__ = ["bp", "count_pile", "melar"]
 
 
 def _opened(rubber_id: str) -> tuple[Rubber, engine.RubberState, bool] | Any:
-    """The rubber, its state and whether this phone records its hands; once the rubber is won,
-    the rubber page says so instead."""
+    """Return the rubber, its state and whether this phone records its hands.
+
+    Once the rubber is won, the rubber page says so instead."""
     rubber = rubber_or_404(rubber_id)
     state = rubber.state()
     if state.finished:
@@ -42,8 +43,10 @@ def _opened(rubber_id: str) -> tuple[Rubber, engine.RubberState, bool] | Any:
 def _picked(
     rules: engine.RuleSet, cards: list[engine.Card], problems: dict[str, str]
 ) -> dict[str, Any]:
-    """What a grid of toggled cards shows (a pile, a melar hand): the deck with the picked
-    cards ticked, the problems by card, and the typed texts that are no card of the deck."""
+    """Return what a grid of toggled cards shows (a pile, a melar hand).
+
+    It is the deck with the picked cards ticked, the problems by card, and the typed texts that
+    are no card of the deck."""
     suits = grid(rules)
     known = {cell.text for row in suits for cell in row.cells}
     return {
@@ -132,9 +135,10 @@ def _hand_count_error(count: int) -> str:
 
 @bp.route("/r/<rubber_id>/melar", methods=["GET", "POST"])
 def melar(rubber_id: str) -> Any:
-    """The leader's 10 cards: fewer than 10 points, and they may spoil the deal. The melar
-    recorded (a POST from a phone that records hands) is the engine's verdict on the cards
-    sent with it, never the verdict shown for other cards before."""
+    """Check the leader's 10 cards: with fewer than 10 points they may spoil the deal.
+
+    The melar recorded (a POST from a phone that records hands) is the engine's verdict on the
+    cards sent with it, never the verdict shown for other cards before."""
     opened = _opened(rubber_id)
     if not isinstance(opened, tuple):
         return opened

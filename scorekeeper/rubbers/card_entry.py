@@ -23,6 +23,7 @@ from scorekeeper.rubbers import store
 from scorekeeper.rubbers.access import editable_or_403, player_names
 from scorekeeper.rubbers.card_display import (
     SEATS,
+    TRICKS,
     TYPED_AT_ONCE,
     Examined,
     Slot,
@@ -53,8 +54,9 @@ TableView = Callable[[Rubber, engine.RubberState], Any]
 
 
 def at_table(view: TableView) -> Callable[[str], Any]:
-    """The view gets the rubber and its state, if this device may record its hands and one
-    can still be added; otherwise the rubber page says why not."""
+    """Wrap a view that gets the rubber and its state, if this device may record its hands.
+
+    It is called only while a hand can still be added; otherwise the rubber page says why not."""
 
     @functools.wraps(view)
     def opened(rubber_id: str) -> Any:
@@ -153,8 +155,9 @@ def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
 def _play(
     step: Step, text: str, leader: int, rules: engine.RuleSet, trump_card: str | None
 ) -> bool:
-    """Put one card in the record (next, or in place of the one being replaced) if the engine
-    finds nothing new wrong with it; otherwise keep the record and say why beside the card."""
+    """Put one card in the record if the engine finds nothing new wrong with it.
+
+    It goes next or in place of the one replaced; else keep the record and say why beside it."""
     assert step.trump is not None
     text = normal(text)
     before = examine(step.trump, leader, step.tricks, rules, trump_card)
@@ -208,6 +211,7 @@ def _replay_page(
         "suit_names": {s.value: wording.suit_name(s) for s in engine.Suit},
         "letters_hint": letters_hint(),
         "typed_example": typed_example(),
+        "deck_cards": TRICKS * SEATS,  # what a kept record is counted against
     }
     if step.trump is None:
         return render_template("cards/replay_trump.html", **context), status

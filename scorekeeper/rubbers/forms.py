@@ -32,8 +32,9 @@ from scorekeeper.web.wording import engine_error
 
 
 class InRange(NumberRange):
-    """A number range that says nothing when the box did not hold a number at all
-    (the field has already said so)."""
+    """A number range that says nothing when the box did not hold a number at all.
+
+    The field has already said so."""
 
     # NumberRange's may be None; _within, which makes every InRange, gives all three.
     min: int
@@ -310,8 +311,9 @@ class UndoForm(Form):
 
 
 class SpoilForm(UndoForm):
-    """A melar recorded from the melar check: the page's version and its write key (the cards
-    travel in the check's own form)."""
+    """A melar recorded from the melar check: the page's version and its write key.
+
+    The cards travel in the check's own form."""
 
 
 MAX_CARD_TEXT = 4

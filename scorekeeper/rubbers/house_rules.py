@@ -54,9 +54,10 @@ def form_values(rules: engine.RuleSet) -> dict[str, str]:
 
 
 def new_rubber_form() -> NewRubberForm:
-    """The new-rubber form of this request: what was posted, or, for the page's first view
-    and a one-tap start that says no rules, the rules this phone starts on. Each house-rule
-    box says what its preset has."""
+    """Return the new-rubber form of this request.
+
+    It holds what was posted, or, for the page's first view and a one-tap start that says no
+    rules, the rules this phone starts on. Each house-rule box says what its preset has."""
     form = NewRubberForm()
     posted = request.method == "POST"
     # The full form always sends its preset; the home page's one tap may not (an old page).
@@ -85,8 +86,9 @@ def _option_words(form: NewRubberForm, name: str, rules: engine.RuleSet) -> str:
 
 
 def _show_preset_values(form: NewRubberForm) -> None:
-    """The "as the preset says" option of each house-rule box says what the chosen preset
-    has, and carries every preset's value for the page to follow a change of preset."""
+    """Make each house-rule box's "as the preset says" option say what the preset has.
+
+    Each box carries every preset's value too, for the page to follow a change of preset."""
     preset = engine.PRESETS.get(str(form.preset.data), engine.PRESETS["portugal"])
     for name in form.SETTINGS:
         field = _select(form, name)

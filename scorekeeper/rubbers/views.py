@@ -114,8 +114,9 @@ def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None]
 
 
 def _kept_page(rubber_id: str) -> Response:
-    """The rubber page from one small query: rendered once per version of the rubber, and the
-    same answer again to a phone that asks again before the rubber changes (see page_cache)."""
+    """Return the rubber page from one small query: rendered once per version of the rubber.
+
+    The same answer goes to a phone that asks again before the rubber changes (see page_cache)."""
     if not store.is_token(rubber_id):
         abort(404)
     device = current_device()
@@ -257,8 +258,9 @@ def grant(rubber_id: str, key: str) -> Response:
 
 @bp.post("/r/<rubber_id>/hands")
 def record_hand(rubber_id: str) -> Any:
-    """A hand from the form: the busiest write, so it reads no more than it must (see
-    hands.record_hand); a refusal is answered with the whole page, loaded the usual way."""
+    """Record a hand from the form: the busiest write, so it reads no more than it must.
+
+    See hands.record_hand; a refusal is answered with the whole page, loaded the usual way."""
     device = current_device()
     form = HandForm()
     if not store.is_token(rubber_id) or not device or not form.validate():
@@ -291,8 +293,10 @@ def record_hand(rubber_id: str) -> Any:
 
 
 def _refused(rubber: Rubber, form: HandForm) -> Any:
-    """A hand refused: the page with the form's errors, or, when another phone has just ended
-    the rubber (its page shows no form, so no errors), the score and why nothing was added."""
+    """Answer a hand refused: the page with the form's errors, or the score and why not.
+
+    The page says the score and why nothing was added when another phone has just ended the rubber
+    (its page shows no form, so no errors)."""
     form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if rubber.finished:
         flash(wording.conflict("finished"), "conflict")
@@ -353,8 +357,6 @@ def hand(rubber_id: str, number: int) -> str:
         if record is not None and record.first_revoke is not None
         else None,
         can_edit=store.can_edit(current_device(), rubber),
-        card_face=wording.card_face,
-        card_name=wording.card_name,
     )
 
 

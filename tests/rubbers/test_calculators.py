@@ -1,5 +1,7 @@
-"""The pile and melar calculators (issue 19): a melar recorded on the cards sent with it, a
-pile no trick count makes refused, 0 points asked about, and both open to a follower."""
+"""The pile and melar calculators (issue 19).
+
+A melar recorded on the cards sent with it, a pile no trick count makes refused, 0 points
+asked about, and both open to a follower."""
 
 from __future__ import annotations
 
@@ -96,7 +98,7 @@ def test_a_follower_may_count_and_check_but_records_nothing(app: Flask, en: Flas
     follower.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     html = text(follower.get(page + "/count?cards=AS&cards=7S&cards=KS&cards=JS&action=count"))
     assert "Count a pile" in html and "data-total>28<" in html.replace(" ", "")
-    assert "Use these points" not in html
+    assert "Fill the hand form with these points" not in html and "Nothing is recorded" not in html
     html = html_lib.unescape(
         follower.get(page + "/melar?check=1&" + "&".join(f"cards={c}" for c in LOW_HAND)).get_data(
             as_text=True

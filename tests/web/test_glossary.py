@@ -55,9 +55,11 @@ def test_the_docs_glossary_has_the_same_words(client: FlaskClient) -> None:
 def test_the_drawing_the_glossary_and_the_engine_agree_on_who_shuffles_and_cuts(
     client: FlaskClient, preset: str
 ) -> None:
-    """RULES.md: counter-clockwise, dealer+1 shuffles and leads, dealer+3 cuts; clockwise,
-    dealer+1 cuts and leads, dealer+3 shuffles. Both ways the shuffler sits on the dealer's
-    right and the cutter on the left; only the lead changes side."""
+    """Check RULES.md's seats in the engine, the drawing and the glossary.
+
+    Counter-clockwise, dealer+1 shuffles and leads, dealer+3 cuts; clockwise, dealer+1 cuts
+    and leads, dealer+3 shuffles. Both ways the shuffler sits on the dealer's right and the
+    cutter on the left; only the lead changes side."""
     from scorekeeper import engine
     from scorekeeper.rubbers import drawings
 
