@@ -108,4 +108,6 @@ def test_a_follower_may_count_and_check_but_records_nothing(app: Flask, en: Flas
     assert 'value="spoil"' not in html
     assert melar_post(follower, page, LOW_HAND).status_code == 403  # type: ignore[attr-defined]
     assert stored(app, page) == []
-    assert follower.get(page + "/melar?check=1&" + "&".join(f"cards={c}" for c in HIGH_HAND))
+    high = follower.get(page + "/melar?check=1&" + "&".join(f"cards={c}" for c in HIGH_HAND))
+    assert high.status_code == 200
+    assert "11 points: 10 or more, so Seat 2 must play the hand." in text(high)
