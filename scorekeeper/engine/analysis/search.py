@@ -1,0 +1,408 @@
+"""The exact search: alpha-beta over a deal's cards as bits, every speed-up switchable.
+
+Cards are numbers 0..39: ``10 * suit + place``, place 0 the suit's highest rank under the rule
+set (ace, manilha, king, then the two faces, then the five blanks), so one search serves every
+rule variant. A hand is an int with one bit per card. Values are the card points team 0 takes
+from the position to the end (team 1 takes the rest): team 0 maximises, team 1 minimises.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+PLACES = 10
+PLACE_POINTS = (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
+POINTS = tuple(PLACE_POINTS[i % PLACES] for i in range(4 * PLACES))
+SUIT_MASK = tuple(((1 << PLACES) - 1) << (PLACES * suit) for suit in range(4))
+FACES = 5
+"""Places 0..4 hold points, each a different number; places 5..9 are the blanks."""
+_BLANKS = (1 << (PLACES - FACES)) - 1
+_CHECK_CLOCK_EVERY = 2048
+"""Trick boundaries searched between two looks at the clock, when there is a deadline."""
+
+
+def _packed(remaining: int, held: int) -> int:
+    """``held`` (a subset of ``remaining``, both 5-bit blank masks) with the gaps of played
+    blanks closed: the blanks' order among the cards still in play, not their ranks."""
+    packed, place = 0, 0
+    for bit in range(PLACES - FACES):
+        if remaining >> bit & 1:
+            if held >> bit & 1:
+                packed |= 1 << place
+            place += 1
+    return packed
+
+
+_PACK = tuple(tuple(_packed(r, h & r) for h in range(32)) for r in range(32))
+
+
+@dataclass(frozen=True)
+class Options:
+    """The speed-ups of the search; each may be switched off and the values stay the same."""
+
+    table: bool = True
+    """A transposition table at trick boundaries: bounds on the points still to come."""
+    blank_classes: bool = True
+    """The table's key closes the gaps of played blanks (their order is all that matters)."""
+    zero_window: bool = True
+    """Zero-window searches bisected to the value (MTD-style) instead of one full window."""
+    equivalent_cards: bool = True
+    """Of cards of one hand with the same points and no card in play between them, try one."""
+    ordering: bool = True
+    """Likely best cards first: the table's best lead, winning cheaply, points on a partner."""
+    bounds: bool = True
+    """Stop when the points still winnable cannot reach the window (a top trump run is sure)."""
+    reuse: bool = True
+    """Keep the table across the 40 positions of a record (they share their endgames)."""
+
+
+PLAIN = Options(
+    table=False,
+    blank_classes=False,
+    zero_window=False,
+    equivalent_cards=False,
+    ordering=False,
+    bounds=False,
+    reuse=False,
+)
+"""Every speed-up off: alpha-beta alone."""
+
+
+class OutOfTime(Exception):
+    """The search passed its deadline."""
+
+
+class Search:
+    """One deal's search: its trump suit, the options, the table (kept between calls)."""
+
+    def __init__(self, trump: int, options: Options = Options()) -> None:
+        self.trump = trump
+        self.options = options
+        self.table: dict[tuple[int, ...], list[int]] = {}
+        self.hands = [0, 0, 0, 0]
+        self.nodes = 0
+        self.deadline: float | None = None
+        self._clock = time.monotonic
+
+    # ---- the public face: a position's value, and a card's ----
+
+    def value(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        trick: Sequence[int] = (),
+        deadline: float | None = None,
+    ) -> int:
+        """The points team 0 takes from here to the end (the trick in play included) with
+        best play by all. ``hands`` are the four seats' cards not yet played; ``trick`` the
+        cards of the trick in play, from ``leader``."""
+        if not self.options.reuse:
+            self.table = {}
+        self.deadline = deadline
+        most = sum(POINTS[c] for hand in hands for c in _cards(hand)) + sum(
+            POINTS[c] for c in trick
+        )
+        if not self.options.zero_window:
+            return self._root(hands, leader, trick, -1, most + 1)
+        lower, upper = 0, most
+        while lower < upper:
+            gamma = (lower + upper + 1) // 2
+            found = self._root(hands, leader, trick, gamma - 1, gamma)
+            if found >= gamma:
+                lower = found
+            else:
+                upper = found
+        return lower
+
+    def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], gamma: int) -> bool:
+        """Whether team 0 takes at least ``gamma`` points from here: one zero-window search."""
+        if not self.options.reuse:
+            self.table = {}
+        return self._root(hands, leader, trick, gamma - 1, gamma) >= gamma
+
+    def _root(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int
+    ) -> int:
+        self.hands = list(hands)
+        left = sum(POINTS[c] for hand in hands for c in _cards(hand))
+        if not trick:
+            return self._lead(leader, left, alpha, beta)
+        win = 0
+        for position in range(1, len(trick)):
+            if _beats(trick[position], trick[win], self.trump):
+                win = position
+        mask = 0
+        for card in trick:
+            mask |= 1 << card
+        pile = sum(POINTS[c] for c in trick)
+        if len(trick) == 4:
+            winner = (leader + win) % 4
+            gain = pile if winner % 2 == 0 else 0
+            return gain + self._lead(winner, left, alpha - gain, beta - gain)
+        return self._follow(
+            len(trick),
+            leader,
+            trick[0] // PLACES,
+            (leader + win) % 4,
+            trick[win],
+            pile,
+            mask,
+            left,
+            alpha,
+            beta,
+        )
+
+    # ---- the search ----
+
+    def _key(self, leader: int) -> tuple[int, ...]:
+        h0, h1, h2, h3 = self.hands
+        if not self.options.blank_classes:
+            return (h0, h1, h2, h3, leader)
+        remaining = h0 | h1 | h2 | h3
+        key = [leader]
+        for hand in (h0, h1, h2, h3):
+            packed = 0
+            for suit in range(4):
+                shift = PLACES * suit + FACES
+                row = _PACK[remaining >> shift & _BLANKS]
+                packed |= (hand & (31 << (shift - FACES))) | row[hand >> shift & _BLANKS] << shift
+            key.append(packed)
+        return tuple(key)
+
+    def _sure(self) -> tuple[int, int]:
+        """Points each team is sure of: the run of top trumps one team holds, each wins its
+        trick when it is played, whatever happens."""
+        hands = self.hands
+        trumps = (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[self.trump]
+        sure = [0, 0]
+        team = -1
+        while trumps:
+            low = trumps & -trumps
+            holder = 0 if hands[0] & low else 1 if hands[1] & low else 2 if hands[2] & low else 3
+            if team < 0:
+                team = holder & 1
+            elif holder & 1 != team:
+                break
+            sure[team] += POINTS[low.bit_length() - 1]
+            trumps ^= low
+        return sure[0], sure[1]
+
+    def _lead(self, leader: int, left: int, alpha: int, beta: int) -> int:
+        """A trick boundary: ``leader`` to lead; ``left`` the points still in the hands."""
+        hands = self.hands
+        mine = hands[leader]
+        if not mine:
+            return 0
+        options = self.options
+        if mine & (mine - 1) == 0:
+            return self._last_trick(leader, left)
+        if self.deadline is not None:
+            self.nodes += 1
+            if self.nodes % _CHECK_CLOCK_EVERY == 0 and self._clock() > self.deadline:
+                raise OutOfTime
+        lower, upper = 0, left
+        if options.bounds:
+            sure0, sure1 = self._sure()
+            lower, upper = sure0, left - sure1
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+        entry = None
+        hint = -1
+        if options.table:
+            key = self._key(leader)
+            entry = self.table.get(key)
+            if entry is not None:
+                if entry[0] >= beta:
+                    return entry[0]
+                if entry[1] <= alpha:
+                    return entry[1]
+                lower = max(lower, entry[0])
+                upper = min(upper, entry[1])
+                if lower >= upper:
+                    return lower
+                hint = entry[2]
+        maximising = leader % 2 == 0
+        best = -1 if maximising else left + 1
+        best_card = -1
+        a, b = alpha, beta
+        for card in self._leads(leader, mine, hint):
+            bit = 1 << card
+            hands[leader] = mine ^ bit
+            points = POINTS[card]
+            value = self._follow(
+                1, leader, card // PLACES, leader, card, points, bit, left - points, a, b
+            )
+            if maximising:
+                if value > best:
+                    best, best_card = value, card
+                    if value > a:
+                        a = value
+            elif value < best:
+                best, best_card = value, card
+                if value < b:
+                    b = value
+            if a >= b:
+                break
+        hands[leader] = mine
+        if options.table:
+            if entry is None:
+                entry = [0, left, best_card]
+                self.table[key] = entry
+            if best <= alpha:
+                entry[1] = min(entry[1], best)
+            elif best >= beta:
+                entry[0] = max(entry[0], best)
+            else:
+                entry[0] = entry[1] = best
+            entry[2] = best_card
+        return best
+
+    def _last_trick(self, leader: int, left: int) -> int:
+        hands = self.hands
+        win_card = hands[leader].bit_length() - 1
+        winner = leader
+        for step in (1, 2, 3):
+            seat = (leader + step) % 4
+            card = hands[seat].bit_length() - 1
+            if _beats(card, win_card, self.trump):
+                win_card, winner = card, seat
+        return left if winner % 2 == 0 else 0
+
+    def _leads(self, leader: int, mine: int, hint: int) -> list[int]:
+        options = self.options
+        in_play = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        cards = self._distinct(mine, in_play) if options.equivalent_cards else _cards(mine)
+        if not options.ordering:
+            return cards
+        # Tops of their suit first (most points first), then the rest, fewest points first.
+        ranked = sorted(
+            cards,
+            key=lambda c: (
+                -POINTS[c] - 100
+                if in_play & ((1 << c) - (1 << (c // PLACES * PLACES))) == 0
+                else POINTS[c]
+            ),
+        )
+        if hint in ranked:
+            ranked.remove(hint)
+            ranked.insert(0, hint)
+        return ranked
+
+    def _distinct(self, legal: int, in_play: int) -> list[int]:
+        """The legal cards, one of each run of equivalent cards."""
+        cards: list[int] = []
+        previous = -PLACES
+        while legal:
+            low = legal & -legal
+            card = low.bit_length() - 1
+            legal ^= low
+            if (
+                card // PLACES == previous // PLACES
+                and POINTS[card] == POINTS[previous]
+                and in_play & (low - (2 << previous)) == 0
+            ):
+                previous = card
+                continue
+            previous = card
+            cards.append(card)
+        return cards
+
+    def _follow(
+        self,
+        n: int,
+        leader: int,
+        led: int,
+        win_seat: int,
+        win_card: int,
+        pile: int,
+        trick: int,
+        left: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        """The ``n``-th card of the trick (1..3), the trick led in suit ``led``."""
+        hands = self.hands
+        seat = (leader + n) % 4
+        mine = hands[seat]
+        legal = mine & SUIT_MASK[led] or mine
+        options = self.options
+        trump = self.trump
+        if options.equivalent_cards:
+            cards = self._distinct(legal, hands[0] | hands[1] | hands[2] | hands[3] | trick)
+        else:
+            cards = _cards(legal)
+        if options.ordering and len(cards) > 1:
+            cards.sort(key=_follow_order(win_seat ^ seat, win_card, trump, n == 3))
+        maximising = seat % 2 == 0
+        best = -1 if maximising else 200
+        a, b = alpha, beta
+        for card in cards:
+            bit = 1 << card
+            hands[seat] = mine ^ bit
+            points = POINTS[card]
+            if _beats(card, win_card, trump):
+                new_seat, new_card = seat, card
+            else:
+                new_seat, new_card = win_seat, win_card
+            if n == 3:
+                total = pile + points
+                gain = total if new_seat % 2 == 0 else 0
+                value = gain + self._lead(new_seat, left - points, a - gain, b - gain)
+            else:
+                value = self._follow(
+                    n + 1,
+                    leader,
+                    led,
+                    new_seat,
+                    new_card,
+                    pile + points,
+                    trick | bit,
+                    left - points,
+                    a,
+                    b,
+                )
+            if maximising:
+                if value > best:
+                    best = value
+                    if value > a:
+                        a = value
+            elif value < best:
+                best = value
+                if value < b:
+                    b = value
+            if a >= b:
+                break
+        hands[seat] = mine
+        return best
+
+
+def _follow_order(partner: int, win_card: int, trump: int, last: bool) -> Callable[[int], int]:
+    """The sort key of a following card: with the partner winning, points on it; against the
+    opponents, a winning card first (the most points when last to play), else the cheapest."""
+    if partner % 2 == 0:
+        return lambda c: (100 if _beats(c, win_card, trump) else 0) - POINTS[c]
+    if last:
+        return lambda c: -POINTS[c] if _beats(c, win_card, trump) else 100 + POINTS[c]
+    return lambda c: c % PLACES if _beats(c, win_card, trump) else 100 + POINTS[c]
+
+
+def _beats(card: int, win_card: int, trump: int) -> bool:
+    """Whether ``card`` takes the trick from ``win_card`` (which is of the led suit or trump)."""
+    suit = card // PLACES
+    win_suit = win_card // PLACES
+    if suit == win_suit:
+        return card < win_card
+    return suit == trump
+
+
+def _cards(mask: int) -> list[int]:
+    cards = []
+    while mask:
+        low = mask & -mask
+        cards.append(low.bit_length() - 1)
+        mask ^= low
+    return cards
