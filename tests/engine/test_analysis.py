@@ -21,6 +21,7 @@ from scorekeeper.engine import (
     verify_record,
 )
 from scorekeeper.engine.analysis import (
+    FAST,
     PLAIN,
     AnalysisCode,
     AnalysisError,
@@ -28,6 +29,7 @@ from scorekeeper.engine.analysis import (
     Position,
     analyse_record,
     best_cards,
+    compiled_core,
     solve,
 )
 from tests.engine.minimax import best, minimax
@@ -61,10 +63,25 @@ def reference(position: Position) -> int:
     return minimax(position.hands, position.leader, position.trick, position.trump, position.rules)
 
 
+PYTHON = dataclasses.replace(Options(), compiled=False)
+"""Every speed-up on, in pure Python: the fallback where the C core was not built."""
+
+
+def test_the_compiled_core_is_built() -> None:
+    """``pip install`` builds it where a C compiler is (CI has one): the budgets need it."""
+    assert compiled_core()
+
+
 @settings(max_examples=2000, deadline=None)
-@given(positions())
-def test_the_value_is_the_minimax_value(position: Position) -> None:
-    assert solve(position) == reference(position)
+@given(positions(), st.sampled_from([FAST, PYTHON]))
+def test_the_value_is_the_minimax_value(position: Position, options: Options) -> None:
+    assert solve(position, position.search(options)) == reference(position)
+
+
+@settings(max_examples=20, deadline=None)
+@given(positions(most=6))
+def test_the_compiled_core_and_python_agree_on_larger_deals(position: Position) -> None:
+    assert solve(position, position.search(FAST)) == solve(position, position.search(PYTHON))
 
 
 @settings(max_examples=150, deadline=None)
@@ -73,22 +90,22 @@ def test_the_value_is_the_minimax_value_with_four_cards_a_hand(position: Positio
     assert solve(position) == reference(position)
 
 
-@settings(max_examples=600, deadline=None)
-@given(positions(), st.sampled_from(SWITCHES))
-def test_each_speed_up_off_keeps_the_value(position: Position, switch: str) -> None:
-    off = dataclasses.replace(Options(), **{switch: False})
+@settings(max_examples=1000, deadline=None)
+@given(positions(), st.sampled_from(SWITCHES), st.sampled_from([FAST, PYTHON]))
+def test_each_speed_up_off_keeps_the_value(position: Position, switch: str, on: Options) -> None:
+    off = dataclasses.replace(on, **{switch: False})
     expected = reference(position)
     assert solve(position, position.search(off)) == expected
     assert solve(position, position.search(PLAIN)) == expected
 
 
 @settings(max_examples=600, deadline=None)
-@given(positions())
-def test_the_best_cards_are_the_minimax_best_cards(position: Position) -> None:
+@given(positions(), st.sampled_from([FAST, PYTHON]))
+def test_the_best_cards_are_the_minimax_best_cards(position: Position, options: Options) -> None:
     assume(position.legal())
     if len(position.trick) == 4:
         position = position.play(sorted(position.legal(), key=str)[0])
-    value, cards = best_cards(position)
+    value, cards = best_cards(position, position.search(options))
     assert (value, frozenset(cards)) == best(
         position.hands, position.leader, position.trick, position.trump, position.rules
     )
@@ -127,9 +144,10 @@ def _played_out(seed: int, rules: RuleSet) -> tuple[str, int, list[list[str]]]:
     return str(trump), first, tricks
 
 
-def test_a_record_is_analysed_card_by_card() -> None:
+@pytest.mark.parametrize("seed", [7, 3])
+def test_a_record_is_analysed_card_by_card(seed: int) -> None:
     rules = RuleSet()
-    trump, leader, tricks = _played_out(7, rules)
+    trump, leader, tricks = _played_out(seed, rules)
     record = verify_record(trump, leader, tricks, rules)
     analysis = analyse_record(record, rules)
     assert analysis.complete and len(analysis.cards) == 40

@@ -1,14 +1,17 @@
 """Exact (double-dummy) analysis of a hand: every card visible, all four playing perfectly.
 
-``search.py`` is the search on cards as bits, ``positions.py`` a position of a hand and its
+``options.py`` holds the search's switches and its numbering of cards, ``search.py`` the
+search on cards as bits, ``positions.py`` a position of a hand and its
 best cards, ``replay.py`` the analysis of a whole record of tricks, card by card.
 """
 
+from .options import FAST, PLAIN, Options, OutOfTime, compiled_core
 from .positions import AnalysisCode, AnalysisError, Position, best_cards, solve
 from .replay import CardAnalysis, RecordAnalysis, analyse_record
-from .search import PLAIN, Options, OutOfTime, Search
+from .search import Search
 
 __all__ = [
+    "FAST",
     "PLAIN",
     "AnalysisCode",
     "AnalysisError",
@@ -20,5 +23,6 @@ __all__ = [
     "Search",
     "analyse_record",
     "best_cards",
+    "compiled_core",
     "solve",
 ]

@@ -10,7 +10,8 @@ from typing import ClassVar
 from ..cards import Card, CardError, Suit, in_deck, rank_order
 from ..rules import RuleSet
 from ..tricks import SEATS, TRICKS_PER_HAND, legal_cards, trick_points, trick_winner
-from .search import Options, Search
+from .options import FAST, Options
+from .search import Search
 
 SUITS = tuple(Suit)
 
@@ -63,7 +64,7 @@ class Position:
         >>> Position.from_hands("H", 0, [["AS"], ["2S"], ["KS"], ["3S", "4S"]], RuleSet())
         Traceback (most recent call last):
         ...
-        scorekeeper.engine.analysis.positions.AnalysisError: The four hands must have the same number of cards, from 1 to 10.
+        scorekeeper.engine.analysis.positions.AnalysisError: The four hands must have the same ...
         """
         suit = trump if isinstance(trump, Suit) else Suit.parse(trump)
         if isinstance(leader, bool) or not isinstance(leader, int) or leader not in range(SEATS):
@@ -134,9 +135,9 @@ class Position:
         hands = [sum(1 << number[c] for c in hand) for hand in self.hands]
         return hands, self.leader, [number[c] for c in self.trick]
 
-    def search(self, options: Options = Options()) -> Search:
+    def search(self, options: Options = FAST) -> Search:
         """A search for this deal (its table may serve any later position of the deal)."""
-        return Search(SUITS.index(self.trump), options)
+        return Search(SUITS.index(self.trump), options, max(len(hand) for hand in self.hands))
 
 
 def _read(text: str, rules: RuleSet) -> Card:
@@ -160,29 +161,43 @@ def _numbering(rules: RuleSet, trump: Suit) -> dict[Card, int]:
     }
 
 
-def solve(position: Position, search: Search | None = None, deadline: float | None = None) -> int:
+def solve(
+    position: Position,
+    search: Search | None = None,
+    deadline: float | None = None,
+    after: int | None = None,
+) -> int:
     """The card points team 0 takes from ``position`` to the end, the trick in play included,
-    with every card visible and best play by all four.
+    with every card visible and best play by all four. ``after``, when known, is the value
+    after one legal card of the seat to play: the value is at least that for team 0's seat,
+    at most for team 1's, and likely that.
 
     >>> hands = [["AS", "2H"], ["KS", "3H"], ["7S", "4H"], ["JS", "AH"]]
-    >>> solve(Position.from_hands("C", 0, hands, RuleSet()))
-    25
+    >>> solve(Position.from_hands("C", 0, hands, RuleSet()))  # the 7S on the ace, then the AH
+    28
     """
     search = search or position.search()
     hands, leader, trick = position.encoded()
-    return search.value(hands, leader, trick, deadline)
+    if after is None:
+        return search.value(hands, leader, trick, deadline)
+    if position.to_play % 2 == 0:
+        return search.value(hands, leader, trick, deadline, (after, None), after + 1)
+    return search.value(hands, leader, trick, deadline, (0, after), after)
 
 
 def best_cards(
-    position: Position, search: Search | None = None, value: int | None = None
+    position: Position,
+    search: Search | None = None,
+    value: int | None = None,
+    known: frozenset[Card] = frozenset(),
 ) -> tuple[int, tuple[Card, ...]]:
     """The position's value (as :func:`solve`) and the cards of the seat to play that keep it,
-    in the engine's deck order.
+    in the engine's deck order; ``known`` are cards already known to keep it.
 
     >>> hands = [["AS", "2H"], ["KS", "3H"], ["7S", "4H"], ["JS", "AH"]]
     >>> value, cards = best_cards(Position.from_hands("C", 0, hands, RuleSet()))
     >>> value, [str(c) for c in cards]
-    (25, ['AS'])
+    (28, ['2H', 'AS'])
     """
     search = search or position.search()
     if value is None:
@@ -190,6 +205,9 @@ def best_cards(
     maximising = position.to_play % 2 == 0
     kept = []
     for card in _in_deck_order(position.legal(), position.rules):
+        if card in known:
+            kept.append(card)
+            continue
         hands, leader, trick = position.play(card).encoded()
         if maximising:
             keeps = search.at_least(hands, leader, trick, value)

@@ -10,8 +10,9 @@ from ..cards import Card
 from ..records import TrickRecord
 from ..rules import RuleSet
 from ..tricks import SEATS, team_of
+from .options import FAST, Options, OutOfTime
 from .positions import AnalysisCode, AnalysisError, Position, best_cards, solve
-from .search import Options, OutOfTime, Search
+from .search import Search
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,7 @@ def _positions(record: TrickRecord, rules: RuleSet) -> list[tuple[Position, int]
 def analyse_record(
     record: TrickRecord,
     rules: RuleSet,
-    options: Options = Options(),
+    options: Options = FAST,
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> RecordAnalysis:
@@ -79,10 +80,10 @@ def analyse_record(
     (cards analysed, 40) after each.
 
     >>> from scorekeeper.engine import verify_record
-    >>> analyse_record(verify_record("H", 0, [], RuleSet()), RuleSet())
+    >>> analyse_record(verify_record("H", 0, [], RuleSet()), RuleSet())  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    scorekeeper.engine.analysis.positions.AnalysisError: Only a complete record of 10 tricks without a revoke can be analysed.
+    scorekeeper.engine.analysis.positions.AnalysisError: Only a complete record of 10 tricks ...
     """
     if not record.complete or record.revokes or record.errors:
         raise AnalysisError(
@@ -101,10 +102,12 @@ def analyse_record(
             position, taken = positions[index]
             if deadline is not None and time.monotonic() > deadline:
                 raise OutOfTime
-            before = taken + solve(position, search, deadline)
-            _, kept = best_cards(position, search, before - taken)
             trick = index // SEATS
             card = record.tricks[trick].cards[index % SEATS]
+            # The value after the card bounds the value before it, and is likely it.
+            before = taken + solve(position, search, deadline, after - taken)
+            known = frozenset({card}) if before == after else frozenset()
+            _, kept = best_cards(position, search, before - taken, known)
             seat = position.to_play
             cost = before - after if team_of(seat) == 0 else after - before
             done.append(

@@ -1,90 +1,67 @@
 """The exact search: alpha-beta over a deal's cards as bits, every speed-up switchable.
 
-Cards are numbers 0..39: ``10 * suit + place``, place 0 the suit's highest rank under the rule
-set (ace, manilha, king, then the two faces, then the five blanks), so one search serves every
-rule variant. A hand is an int with one bit per card. Values are the card points team 0 takes
-from the position to the end (team 1 takes the rest): team 0 maximises, team 1 minimises.
+Values are the card points team 0 takes from the position to the end (team 1 takes the rest):
+team 0 maximises, team 1 minimises. The cards' numbering is in ``options.py``; the compiled
+core (``_search.c``) runs the same search when it was built.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import Any
 
-PLACES = 10
-PLACE_POINTS = (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
-POINTS = tuple(PLACE_POINTS[i % PLACES] for i in range(4 * PLACES))
-SUIT_MASK = tuple(((1 << PLACES) - 1) << (PLACES * suit) for suit in range(4))
-FACES = 5
-"""Places 0..4 hold points, each a different number; places 5..9 are the blanks."""
-_BLANKS = (1 << (PLACES - FACES)) - 1
-_CHECK_CLOCK_EVERY = 2048
-"""Trick boundaries searched between two looks at the clock, when there is a deadline."""
-
-
-def _packed(remaining: int, held: int) -> int:
-    """``held`` (a subset of ``remaining``, both 5-bit blank masks) with the gaps of played
-    blanks closed: the blanks' order among the cards still in play, not their ranks."""
-    packed, place = 0, 0
-    for bit in range(PLACES - FACES):
-        if remaining >> bit & 1:
-            if held >> bit & 1:
-                packed |= 1 << place
-            place += 1
-    return packed
-
-
-_PACK = tuple(tuple(_packed(r, h & r) for h in range(32)) for r in range(32))
-
-
-@dataclass(frozen=True)
-class Options:
-    """The speed-ups of the search; each may be switched off and the values stay the same."""
-
-    table: bool = True
-    """A transposition table at trick boundaries: bounds on the points still to come."""
-    blank_classes: bool = True
-    """The table's key closes the gaps of played blanks (their order is all that matters)."""
-    zero_window: bool = True
-    """Zero-window searches bisected to the value (MTD-style) instead of one full window."""
-    equivalent_cards: bool = True
-    """Of cards of one hand with the same points and no card in play between them, try one."""
-    ordering: bool = True
-    """Likely best cards first: the table's best lead, winning cheaply, points on a partner."""
-    bounds: bool = True
-    """Stop when the points still winnable cannot reach the window (a top trump run is sure)."""
-    reuse: bool = True
-    """Keep the table across the 40 positions of a record (they share their endgames)."""
-
-
-PLAIN = Options(
-    table=False,
-    blank_classes=False,
-    zero_window=False,
-    equivalent_cards=False,
-    ordering=False,
-    bounds=False,
-    reuse=False,
+from .options import (
+    BLANKS,
+    CHECK_CLOCK_EVERY,
+    COMPILED,
+    FACES,
+    FAST,
+    PACK,
+    PLACES,
+    POINTS,
+    SUIT_MASK,
+    Options,
+    OutOfTime,
 )
-"""Every speed-up off: alpha-beta alone."""
-
-
-class OutOfTime(Exception):
-    """The search passed its deadline."""
 
 
 class Search:
     """One deal's search: its trump suit, the options, the table (kept between calls)."""
 
-    def __init__(self, trump: int, options: Options = Options()) -> None:
+    def __init__(self, trump: int, options: Options = FAST, cards: int = 10) -> None:
         self.trump = trump
         self.options = options
         self.table: dict[tuple[int, ...], list[int]] = {}
         self.hands = [0, 0, 0, 0]
-        self.nodes = 0
+        self._nodes = 0
         self.deadline: float | None = None
         self._clock = time.monotonic
+        self._core: Any = None
+        if options.compiled and COMPILED is not None:
+            flags = sum(
+                bit
+                for bit, on in (
+                    (1, options.table),
+                    (2, options.blank_classes),
+                    (4, options.equivalent_cards),
+                    (8, options.ordering),
+                    (16, options.bounds),
+                )
+                if on
+            )
+            # 2**21 entries of 40 bytes for a full deal: 80 MiB, touched only where used.
+            self._core = COMPILED.Search(trump, flags, min(21, 8 + 2 * max(cards, 1)))
+
+    @property
+    def nodes(self) -> int:
+        """Trick boundaries searched so far."""
+        return int(self._core.nodes) if self._core is not None else self._nodes
+
+    def _forget(self) -> None:
+        if self._core is not None:
+            self._core.clear()
+        self.table = {}
 
     # ---- the public face: a position's value, and a card's ----
 
@@ -94,21 +71,26 @@ class Search:
         leader: int,
         trick: Sequence[int] = (),
         deadline: float | None = None,
+        known: tuple[int, int | None] = (0, None),
+        first: int | None = None,
     ) -> int:
         """The points team 0 takes from here to the end (the trick in play included) with
         best play by all. ``hands`` are the four seats' cards not yet played; ``trick`` the
-        cards of the trick in play, from ``leader``."""
+        cards of the trick in play, from ``leader``. ``known`` are bounds the caller is sure
+        of (None: all the points), ``first`` the first value to test (a likely one)."""
         if not self.options.reuse:
-            self.table = {}
+            self._forget()
         self.deadline = deadline
         most = sum(POINTS[c] for hand in hands for c in _cards(hand)) + sum(
             POINTS[c] for c in trick
         )
+        lower, upper = known[0], most if known[1] is None else known[1]
         if not self.options.zero_window:
-            return self._root(hands, leader, trick, -1, most + 1)
-        lower, upper = 0, most
+            return self._root(hands, leader, trick, lower - 1, upper + 1)
         while lower < upper:
             gamma = (lower + upper + 1) // 2
+            if first is not None and lower < first <= upper:
+                gamma, first = first, None
             found = self._root(hands, leader, trick, gamma - 1, gamma)
             if found >= gamma:
                 lower = found
@@ -119,12 +101,19 @@ class Search:
     def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], gamma: int) -> bool:
         """Whether team 0 takes at least ``gamma`` points from here: one zero-window search."""
         if not self.options.reuse:
-            self.table = {}
+            self._forget()
         return self._root(hands, leader, trick, gamma - 1, gamma) >= gamma
 
     def _root(
         self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int
     ) -> int:
+        if self._core is not None:
+            found: int | None = self._core.root(
+                tuple(hands), leader, list(trick), alpha, beta, self.deadline or 0.0
+            )
+            if found is None:
+                raise OutOfTime
+            return found
         self.hands = list(hands)
         left = sum(POINTS[c] for hand in hands for c in _cards(hand))
         if not trick:
@@ -166,8 +155,8 @@ class Search:
             packed = 0
             for suit in range(4):
                 shift = PLACES * suit + FACES
-                row = _PACK[remaining >> shift & _BLANKS]
-                packed |= (hand & (31 << (shift - FACES))) | row[hand >> shift & _BLANKS] << shift
+                row = PACK[remaining >> shift & BLANKS]
+                packed |= (hand & (31 << (shift - FACES))) | row[hand >> shift & BLANKS] << shift
             key.append(packed)
         return tuple(key)
 
@@ -189,6 +178,29 @@ class Search:
             trumps ^= low
         return sure[0], sure[1]
 
+    def _quick(self, leader: int) -> int:
+        """The leader's quick points: in each side suit, the run of top cards it holds, as many
+        as each opponent holding a trump can follow (one without trumps can never take them)."""
+        hands = self.hands
+        remaining = hands[0] | hands[1] | hands[2] | hands[3]
+        trumps = SUIT_MASK[self.trump]
+        total = 0
+        for suit in range(4):
+            if suit == self.trump:
+                continue
+            ours = _cards(hands[leader] & SUIT_MASK[suit])
+            run = 0
+            for card in _cards(remaining & SUIT_MASK[suit]):
+                if run == len(ours) or card != ours[run]:
+                    break
+                run += 1
+            for step in (1, 3):
+                other = hands[(leader + step) % 4]
+                if other & trumps:
+                    run = min(run, (other & SUIT_MASK[suit]).bit_count())
+            total += sum(POINTS[card] for card in ours[:run])
+        return total
+
     def _lead(self, leader: int, left: int, alpha: int, beta: int) -> int:
         """A trick boundary: ``leader`` to lead; ``left`` the points still in the hands."""
         hands = self.hands
@@ -199,12 +211,16 @@ class Search:
         if mine & (mine - 1) == 0:
             return self._last_trick(leader, left)
         if self.deadline is not None:
-            self.nodes += 1
-            if self.nodes % _CHECK_CLOCK_EVERY == 0 and self._clock() > self.deadline:
+            self._nodes += 1
+            if self._nodes % CHECK_CLOCK_EVERY == 0 and self._clock() > self.deadline:
                 raise OutOfTime
         lower, upper = 0, left
         if options.bounds:
             sure0, sure1 = self._sure()
+            if leader % 2:
+                sure1 += self._quick(leader)
+            else:
+                sure0 += self._quick(leader)
             lower, upper = sure0, left - sure1
             if lower >= beta:
                 return lower
