@@ -143,6 +143,17 @@ static int distinct(Search *s, uint64_t legal, uint64_t in_play, int *cards) {
     return n;
 }
 
+/* Whether a hand holding ``hand`` can take a trick led in ``led`` that ``win`` now wins. */
+static inline int can_beat(uint64_t hand, int led, int win, int trump) {
+    uint64_t follow = hand & SUIT_MASK[led];
+    int win_suit = win / 10;
+    if (follow) return win_suit == led && (follow & ((1ULL << win) - 1)) != 0;
+    uint64_t trumps = hand & SUIT_MASK[trump];
+    if (!trumps) return 0;
+    if (win_suit != trump) return 1;
+    return (trumps & ((1ULL << win) - 1)) != 0;
+}
+
 static void sort_by(int *cards, int *keys, int n) {
     for (int i = 1; i < n; i++) {
         int card = cards[i], key = keys[i], j = i - 1;
@@ -183,9 +194,18 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
     int trump = s->trump;
     if ((s->options & OPT_ORDERING) && count > 1) {
         int partner = ((win_seat ^ seat) & 1) == 0;
+        uint64_t fourth = h[(seat + 1) & 3];
         for (int i = 0; i < count; i++) {
             int c = cards[i], wins = beats(c, win_card, trump);
-            if (partner) keys[i] = (wins ? 100 : 0) - POINTS[c];
+            if (n == 2) {
+                /* Third hand: the fourth (an opponent) may still take the trick. */
+                if (partner && !can_beat(fourth, led, win_card, trump))
+                    keys[i] = -POINTS[c];
+                else if (wins && !can_beat(fourth, led, c, trump))
+                    keys[i] = -200 - POINTS[c];
+                else
+                    keys[i] = wins ? c % 10 : 100 + POINTS[c];
+            } else if (partner) keys[i] = (wins ? 100 : 0) - POINTS[c];
             else if (n == 3) keys[i] = wins ? -POINTS[c] : 100 + POINTS[c];
             else keys[i] = wins ? c % 10 : 100 + POINTS[c];
         }

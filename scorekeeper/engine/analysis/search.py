@@ -352,7 +352,11 @@ class Search:
         else:
             cards = _cards(legal)
         if options.ordering and len(cards) > 1:
-            cards.sort(key=_follow_order(win_seat ^ seat, win_card, trump, n == 3))
+            if n == 2:
+                fourth = hands[(seat + 1) % 4]
+                cards.sort(key=_third_hand_order(win_seat ^ seat, win_card, trump, led, fourth))
+            else:
+                cards.sort(key=_follow_order(win_seat ^ seat, win_card, trump, n == 3))
         maximising = seat % 2 == 0
         best = -1 if maximising else 200
         a, b = alpha, beta
@@ -404,6 +408,34 @@ def _follow_order(partner: int, win_card: int, trump: int, last: bool) -> Callab
     if last:
         return lambda c: -POINTS[c] if _beats(c, win_card, trump) else 100 + POINTS[c]
     return lambda c: c % PLACES if _beats(c, win_card, trump) else 100 + POINTS[c]
+
+
+def _third_hand_order(
+    partner: int, win_card: int, trump: int, led: int, fourth: int
+) -> Callable[[int], int]:
+    """The third hand's sort key: the fourth hand (an opponent) may still take the trick, so
+    points go on the partner's card only when it cannot; else a win it cannot take first."""
+    if partner % 2 == 0 and not _can_beat(fourth, led, win_card, trump):
+        return lambda c: -POINTS[c]
+
+    def key(c: int) -> int:
+        if not _beats(c, win_card, trump):
+            return 100 + POINTS[c]
+        return c % PLACES if _can_beat(fourth, led, c, trump) else -200 - POINTS[c]
+
+    return key
+
+
+def _can_beat(hand: int, led: int, win_card: int, trump: int) -> bool:
+    """Whether a seat holding ``hand`` can take a trick led in ``led`` that ``win_card`` wins."""
+    follow = hand & SUIT_MASK[led]
+    higher = (1 << win_card) - 1
+    if follow:
+        return win_card // PLACES == led and follow & higher != 0
+    trumps = hand & SUIT_MASK[trump]
+    if not trumps:
+        return False
+    return win_card // PLACES != trump or trumps & higher != 0
 
 
 def _beats(card: int, win_card: int, trump: int) -> bool:
