@@ -295,12 +295,9 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
     uint64_t in_play = h[0] | h[1] | h[2] | h[3];
     int count = distinct(s, mine, in_play, cards);
     if (s->options & OPT_ORDERING) {
-        for (int i = 0; i < count; i++) {
-            int c = cards[i];
-            uint64_t above = (1ULL << c) - (1ULL << (c / 10 * 10));
-            keys[i] = (in_play & above) == 0 ? -POINTS[c] - 100 : POINTS[c];
-            if (c == hint) keys[i] = -1000;
-        }
+        /* The table's best lead first, then the cards with the most points (measured: fewer
+         * nodes than tops of suits first, or the fewest points first). */
+        for (int i = 0; i < count; i++) keys[i] = cards[i] == hint ? -1000 : -POINTS[cards[i]];
         sort_by(cards, keys, count);
     }
     int maximising = (leader & 1) == 0;
