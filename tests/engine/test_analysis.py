@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import time
 
 import pytest
 from hypothesis import assume, given, settings
@@ -26,6 +27,7 @@ from scorekeeper.engine.analysis import (
     AnalysisCode,
     AnalysisError,
     Options,
+    OutOfTime,
     Position,
     analyse_record,
     best_cards,
@@ -216,3 +218,23 @@ def test_the_rule_variants_change_the_value() -> None:
     assert solve(turned) == 5
     azores = Position.from_hands("C", 1, [["2S"], ["10S"], ["AS"], ["3S"]], PRESETS["acores"])
     assert solve(azores) == 21
+
+
+@pytest.mark.parametrize("options", [FAST, PYTHON], ids=["C", "Python"])
+def test_a_search_past_its_deadline_stops(options: Options) -> None:
+    rules = RuleSet()
+    cards = list(deck(rules))
+    random.Random(2).shuffle(cards)
+    hands = tuple(frozenset(cards[10 * seat : 10 * seat + 10]) for seat in range(4))
+    position = Position(Suit.HEARTS, 0, hands, rules)
+    with pytest.raises(OutOfTime):
+        solve(position, position.search(options), deadline=time.monotonic() - 1)
+
+
+def test_a_record_past_its_deadline_answers_what_is_known() -> None:
+    rules = RuleSet()
+    trump, leader, tricks = _played_out(7, rules)
+    record = verify_record(trump, leader, tricks, rules)
+    analysis = analyse_record(record, rules, deadline=time.monotonic() - 1)
+    assert (analysis.complete, analysis.value, analysis.cards) == (False, None, ())
+    assert analysis.played == record.points
