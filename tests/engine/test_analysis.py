@@ -34,6 +34,7 @@ from scorekeeper.engine.analysis import (
     compiled_core,
     solve,
 )
+from scorekeeper.engine.analysis import search as search_module
 from tests.engine.minimax import best, minimax
 
 RULES = [
@@ -238,3 +239,16 @@ def test_a_record_past_its_deadline_answers_what_is_known() -> None:
     analysis = analyse_record(record, rules, deadline=time.monotonic() - 1)
     assert (analysis.complete, analysis.value, analysis.cards) == (False, None, ())
     assert analysis.played == record.points
+
+
+@settings(max_examples=200, deadline=None)
+@given(positions(most=4))
+def test_the_python_table_emptied_when_full_keeps_the_value(position: Position) -> None:
+    """Python's table is a cache bounded in size (search.TABLE_LIMIT): starting it over keeps
+    the value, here with room for only three positions."""
+    limit = search_module.TABLE_LIMIT
+    search_module.TABLE_LIMIT = 3
+    try:
+        assert solve(position, position.search(PYTHON)) == reference(position)
+    finally:
+        search_module.TABLE_LIMIT = limit

@@ -1,6 +1,6 @@
-/* The compiled core of search.py: the same alpha-beta, card for card (search.py is its
+/* The compiled core of search.py: the same alpha-beta, bounds and ordering (search.py is its
  * reference and its fallback; tests/engine/test_analysis.py checks both against the plain
- * minimax). Cards are 0..39, 10 * suit + place, place 0 the highest; hands are bit masks.
+ * minimax); only the table differs, a fixed array of two-slot buckets here, a dict there. Cards are 0..39, 10 * suit + place, place 0 the highest; hands are bit masks.
  * Values are the points team 0 takes from a position to the end. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

@@ -25,6 +25,9 @@ from .options import (
     OutOfTime,
 )
 
+TABLE_LIMIT = 250_000
+"""Positions the Python table keeps (some 150 MiB of tuples and lists): then it starts over."""
+
 
 class Search:
     """One deal's search: its trump suit, the options, the table (kept between calls)."""
@@ -266,6 +269,8 @@ class Search:
         hands[leader] = mine
         if options.table:
             if entry is None:
+                if len(self.table) >= TABLE_LIMIT:
+                    self.table.clear()  # a cache: emptied, never grown past the memory budget
                 entry = [0, left, best_card]
                 self.table[key] = entry
             if best <= alpha:
