@@ -210,6 +210,18 @@ def test_open_hands_that_cannot_be_dealt_are_refused(hands: list[list[str]], cod
     assert raised.value.problem is code
 
 
+@pytest.mark.parametrize(
+    ("trump", "leader", "code"),
+    [("X", 0, AnalysisCode.TRUMP), (7, 0, AnalysisCode.TRUMP), ("H", 4, AnalysisCode.LEADER)],
+)
+def test_a_trump_or_leader_that_is_none_is_refused(
+    trump: object, leader: object, code: str
+) -> None:
+    with pytest.raises(AnalysisError) as raised:
+        Position.from_hands(trump, leader, [["AS"], ["2S"], ["KS"], ["3S"]], RuleSet())
+    assert raised.value.problem is code
+
+
 def test_the_rule_variants_change_the_value() -> None:
     """Queen over jack: the queen takes the jack's trick; Azores: the 10 is the manilha."""
     hands = [["QS"], ["JS"], ["2H"], ["3H"]]

@@ -29,6 +29,8 @@ class AnalysisCode(enum.StrEnum):
     """A text that is not a card (``card`` is the text)."""
     LEADER = "leader"
     """A leader who is not a seat from 0 to 3."""
+    TRUMP = "trump"
+    """A trump that is not a suit's letter (``card`` is the text)."""
     RECORD = "record"
     """A record with a problem, not of 10 tricks, or proving a revoke."""
 
@@ -57,7 +59,7 @@ class Position:
 
     @classmethod
     def from_hands(
-        cls, trump: Suit | str, leader: object, hands: Sequence[Sequence[str]], rules: RuleSet
+        cls, trump: object, leader: object, hands: Sequence[Sequence[str]], rules: RuleSet
     ) -> Position:
         """Open hands as the API sends them: four of one size, 1 to 10 cards, no card twice.
 
@@ -66,7 +68,12 @@ class Position:
         ...
         scorekeeper.engine.analysis.positions.AnalysisError: The four hands must have the same ...
         """
-        suit = trump if isinstance(trump, Suit) else Suit.parse(trump)
+        try:
+            suit = trump if isinstance(trump, Suit) else Suit.parse(str(trump))
+        except CardError:
+            raise AnalysisError(
+                AnalysisCode.TRUMP, f"The trump must be C, D, H or S, not {trump!r}.", str(trump)
+            ) from None
         if isinstance(leader, bool) or not isinstance(leader, int) or leader not in range(SEATS):
             raise AnalysisError(
                 AnalysisCode.LEADER, f"The leader must be a seat from 0 to 3, not {leader!r}."
