@@ -1,5 +1,7 @@
-"""The exact analysis' figures: a full deal's value, a whole record's analysis, each against the
-plain search (every speed-up off, pure Python) timed in the same run on endgames of 6 tricks.
+"""The exact analysis' figures: a full deal's value and a whole record's analysis.
+
+Each is set against the plain search (every speed-up off, pure Python) timed in the same run
+on endgames of 6 tricks.
 
 ``python -m bench.analysis`` prints them alone; ``make bench`` adds them to the other figures.
 Deals and records come from fixed seeds, so two runs measure the same work. A deal that passes

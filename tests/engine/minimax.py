@@ -1,5 +1,8 @@
-"""The reference of the exact analysis: a plain minimax over the engine's own rules of play
-(``legal_cards``, ``trick_winner``, ``card_points``), no speed-up at all."""
+"""The reference of the exact analysis: a plain minimax, no speed-up at all.
+
+It plays by the engine's own rules of play (``legal_cards``, ``trick_winner``,
+``card_points``).
+"""
 
 from __future__ import annotations
 

@@ -117,8 +117,10 @@ def test_the_best_cards_are_the_minimax_best_cards(position: Position, options: 
 @settings(max_examples=300, deadline=None)
 @given(positions(), st.data())
 def test_one_table_serves_many_positions(first: Position, data: st.DataObject) -> None:
-    """The table keeps points still to come, so one search serves any position of the deal,
-    here even two unrelated deals with the same trump, one after the other."""
+    """The table keeps points still to come, so one search serves any position of the deal.
+
+    Here even two unrelated deals with the same trump, one after the other.
+    """
     second = data.draw(positions(rules=first.rules, trump=first.trump))
     search = first.search()
     assert solve(first, search) == reference(first)
@@ -256,8 +258,10 @@ def test_a_record_past_its_deadline_answers_what_is_known() -> None:
 @settings(max_examples=200, deadline=None)
 @given(positions(most=4))
 def test_the_python_table_emptied_when_full_keeps_the_value(position: Position) -> None:
-    """Python's table is a cache bounded in size (search.TABLE_LIMIT): starting it over keeps
-    the value, here with room for only three positions."""
+    """Python's table is a cache bounded in size: starting it over keeps the value.
+
+    Here with room for only three positions (search.TABLE_LIMIT).
+    """
     limit = search_module.TABLE_LIMIT
     search_module.TABLE_LIMIT = 3
     try:

@@ -33,8 +33,11 @@ CHECK_CLOCK_EVERY = 2048
 
 
 def _packed(remaining: int, held: int) -> int:
-    """``held`` (a subset of ``remaining``, both 5-bit blank masks) with the gaps of played
-    blanks closed: the blanks' order among the cards still in play, not their ranks."""
+    """Return ``held`` with the gaps of played blanks closed.
+
+    ``held`` is a subset of ``remaining``, both 5-bit blank masks; the answer keeps the blanks'
+    order among the cards still in play, not their ranks.
+    """
     packed, place = 0, 0
     for bit in range(PLACES - FACES):
         if remaining >> bit & 1:

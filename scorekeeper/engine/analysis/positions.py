@@ -48,8 +48,10 @@ class AnalysisError(ValueError):
 
 @dataclass(frozen=True)
 class Position:
-    """A moment of a hand: the cards each seat still holds, and the trick in play so far
-    (from ``leader``). Build one from texts with :meth:`from_hands`."""
+    """A moment of a hand: the cards each seat still holds, and the trick in play so far.
+
+    The trick is played from ``leader``. Build one from texts with :meth:`from_hands`.
+    """
 
     trump: Suit
     leader: int
@@ -119,8 +121,10 @@ class Position:
         return legal_cards(self.hands[self.to_play], led)
 
     def play(self, card: Card) -> Position:
-        """The position after ``card`` from the seat to play (a finished trick starts the next
-        with its winner to lead)."""
+        """Return the position after ``card`` from the seat to play.
+
+        A finished trick starts the next with its winner to lead.
+        """
         if len(self.trick) == SEATS:
             return self._next_trick().play(card)
         seat = self.to_play
@@ -174,8 +178,9 @@ def solve(
     deadline: float | None = None,
     after: int | None = None,
 ) -> int:
-    """The card points team 0 takes from ``position`` to the end, the trick in play included,
-    with every card visible and best play by all four. ``after``, when known, is the value
+    """Return the card points team 0 takes from ``position`` to the end, best play by all.
+
+    The trick in play is included, every card visible. ``after``, when known, is the value
     after one legal card of the seat to play: the value is at least that for team 0's seat,
     at most for team 1's, and likely that.
 
@@ -198,8 +203,10 @@ def best_cards(
     value: int | None = None,
     known: frozenset[Card] = frozenset(),
 ) -> tuple[int, tuple[Card, ...]]:
-    """The position's value (as :func:`solve`) and the cards of the seat to play that keep it,
-    in the engine's deck order; ``known`` are cards already known to keep it.
+    """Return the position's value (as :func:`solve`) and the cards that keep it.
+
+    The cards are the seat to play's, in the engine's deck order; ``known`` are cards already
+    known to keep it.
 
     >>> hands = [["AS", "2H"], ["KS", "3H"], ["7S", "4H"], ["JS", "AH"]]
     >>> value, cards = best_cards(Position.from_hands("C", 0, hands, RuleSet()))

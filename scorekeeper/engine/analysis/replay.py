@@ -17,8 +17,11 @@ from .search import Search
 
 @dataclass(frozen=True)
 class CardAnalysis:
-    """One card of the record. Values are both teams' card points from the first lead to the
-    end: those taken before, and best play by all from there."""
+    """One card of the record, with its values.
+
+    Values are both teams' card points from the first lead to the end: those taken before, and
+    best play by all from there.
+    """
 
     trick: int
     seat: int
@@ -34,8 +37,11 @@ class CardAnalysis:
 
 @dataclass(frozen=True)
 class RecordAnalysis:
-    """A record analysed from its last card back: ``cards`` are those analysed, in play order
-    (all 40 unless time ran out, then the last ones); ``value`` is None until the first is."""
+    """A record analysed from its last card back.
+
+    ``cards`` are those analysed, in play order (all 40 unless time ran out, then the last
+    ones); ``value`` is None until the first is.
+    """
 
     value: tuple[int, int] | None
     played: tuple[int, int]
@@ -74,8 +80,9 @@ def analyse_record(
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
 ) -> RecordAnalysis:
-    """Analyse every card of a complete record (its rules are ``rules``), from the last card
-    back, so that the later positions' table serves the earlier ones. Past ``deadline`` (a
+    """Analyse every card of a complete record (its rules are ``rules``), from the last card back.
+
+    So the later positions' table serves the earlier ones. Past ``deadline`` (a
     ``time.monotonic()`` reading) the cards analysed so far are the answer; ``progress`` hears
     (cards analysed, 40) after each.
 

@@ -77,10 +77,13 @@ class Search:
         known: tuple[int, int | None] = (0, None),
         first: int | None = None,
     ) -> int:
-        """The points team 0 takes from here to the end (the trick in play included) with
-        best play by all. ``hands`` are the four seats' cards not yet played; ``trick`` the
-        cards of the trick in play, from ``leader``. ``known`` are bounds the caller is sure
-        of (None: all the points), ``first`` the first value to test (a likely one)."""
+        """Return the points team 0 takes from here to the end, best play by all.
+
+        The trick in play is included. ``hands`` are the four seats' cards not yet played;
+        ``trick`` the cards of the trick in play, from ``leader``. ``known`` are bounds the
+        caller is sure of (None: all the points), ``first`` the first value to test (a likely
+        one).
+        """
         if not self.options.reuse:
             self._forget()
         self.deadline = deadline
@@ -164,8 +167,11 @@ class Search:
         return tuple(key)
 
     def _sure(self) -> tuple[int, int]:
-        """Points each team is sure of: the run of top trumps one team holds, each wins its
-        trick when it is played, whatever happens."""
+        """Return the points each team is sure of from its run of top trumps.
+
+        Each of the top trumps one team holds wins its trick when it is played, whatever
+        happens.
+        """
         hands = self.hands
         trumps = (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[self.trump]
         sure = [0, 0]
@@ -182,8 +188,11 @@ class Search:
         return sure[0], sure[1]
 
     def _quick(self, leader: int) -> int:
-        """The leader's quick points: in each side suit, the run of top cards it holds, as many
-        as each opponent holding a trump can follow (one without trumps can never take them)."""
+        """Return the leader's quick points in the side suits.
+
+        In each side suit, the run of top cards it holds, as many as each opponent holding a
+        trump can follow (one without trumps can never take them).
+        """
         hands = self.hands
         remaining = hands[0] | hands[1] | hands[2] | hands[3]
         trumps = SUIT_MASK[self.trump]
@@ -399,8 +408,11 @@ class Search:
 
 
 def _follow_order(partner: int, win_card: int, trump: int, last: bool) -> Callable[[int], int]:
-    """The sort key of a following card: with the partner winning, points on it; against the
-    opponents, a winning card first (the most points when last to play), else the cheapest."""
+    """Return the sort key of a following card.
+
+    With the partner winning, points on it; against the opponents, a winning card first (the
+    most points when last to play), else the cheapest.
+    """
     if partner % 2 == 0:
         return lambda c: (100 if _beats(c, win_card, trump) else 0) - POINTS[c]
     if last:
@@ -411,8 +423,11 @@ def _follow_order(partner: int, win_card: int, trump: int, last: bool) -> Callab
 def _third_hand_order(
     partner: int, win_card: int, trump: int, led: int, fourth: int
 ) -> Callable[[int], int]:
-    """The third hand's sort key: the fourth hand (an opponent) may still take the trick, so
-    points go on the partner's card only when it cannot; else a win it cannot take first."""
+    """Return the third hand's sort key.
+
+    The fourth hand (an opponent) may still take the trick, so points go on the partner's card
+    only when it cannot; else a win it cannot take first.
+    """
     if partner % 2 == 0 and not _can_beat(fourth, led, win_card, trump):
         return lambda c: -POINTS[c]
 
