@@ -649,6 +649,12 @@ def _guarded(name: str, budget: float, comparison: str, unit: str, measure: Any)
         return [not_measured(name, budget, comparison, unit, f"{type(error).__name__}: {error}")]
 
 
+def _analysis_figures() -> list[Figure]:
+    from bench.analysis import analysis_figures  # imports the engine: after sys.path is set
+
+    return analysis_figures()
+
+
 def main() -> int:
     if shutil.which("wrk") is None:
         print("make bench needs wrk, the HTTP load generator: apt-get install wrk", file=sys.stderr)
@@ -700,6 +706,9 @@ def main() -> int:
         )
         figures += _guarded(
             "history and statistics pages at 10,000 rubbers ÷ at 100", 1.2, "<=", "", scale_figures
+        )
+        figures += _guarded(
+            "analysis: a full deal's value, median", 0.5, "<=", "s", _analysis_figures
         )
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     where = machine()
