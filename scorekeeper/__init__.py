@@ -26,15 +26,18 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.groups import bidding as group_bidding
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
-    from scorekeeper.rubbers import card_entry
+    from scorekeeper.rubbers import calculators, card_display, card_entry, house_rules
     from scorekeeper.rubbers import views as rubbers
 
     db.init_app(app)
     migrate.init_app(app, db, directory=asset_folder("migrations"))
     csrf.init_app(app)
     web.init_app(app)
+    app.context_processor(house_rules.template_globals)
+    app.context_processor(card_display.template_globals)
     app.register_blueprint(home.bp)
     app.register_blueprint(rubbers.bp)
+    assert calculators.bp is card_entry.bp  # its pages are routes of the card-entry blueprint
     app.register_blueprint(card_entry.bp)
     app.register_blueprint(bidding.bp)
     app.register_blueprint(bidding_cards.bp)

@@ -21,6 +21,9 @@
     var form = event.target.form;
     if (form && form.hasAttribute("data-pile")) {
       recount(form);
+      // A verdict (the melar check) was given on the cards as they were: it goes, with its
+      // button, once one of them changes. The server checks the cards sent again anyway.
+      form.querySelectorAll("[data-verdict]").forEach(function (verdict) { verdict.remove(); });
     }
   });
 
@@ -33,6 +36,7 @@
     clear.form.querySelectorAll("input[name=cards]").forEach(function (box) { box.checked = false; });
     clear.form.querySelectorAll(".has-error").forEach(function (cell) { cell.classList.remove("has-error"); });
     clear.form.querySelectorAll("[data-error-for]").forEach(function (note) { note.remove(); });
+    clear.form.querySelectorAll("[data-verdict]").forEach(function (verdict) { verdict.remove(); });
     recount(clear.form);
   });
 

@@ -164,6 +164,15 @@ class RubberState:
         """
         return is_pente(self.games, self.winner)
 
+    @property
+    def names(self) -> tuple[Outcome, ...]:
+        """Every name the finished rubber goes by (:func:`rubber_names`).
+
+        >>> replay(RuleSet(), [Hand.played(120, all_tricks=True)]).names
+        (<Outcome.BANDEIRA: 'bandeira'>, <Outcome.PENTE: 'pente'>)
+        """
+        return rubber_names(self.outcome, self.games, self.winner)
+
     def dots(self, team: int) -> tuple[int, ...]:
         """The hand number behind each game the team holds now, in the order they were marked.
 
@@ -190,6 +199,24 @@ def is_pente(games: tuple[int, int], winner: int | None) -> bool:
     (True, True, False, False)
     """
     return winner is not None and games[1 - winner] == 0 and games[winner] > 0
+
+
+def rubber_names(
+    outcome: Outcome | str | None, games: tuple[int, int], winner: int | None
+) -> tuple[Outcome, ...]:
+    """Return every name a finished rubber goes by: its outcome, and pente when it is one.
+
+    Pente (pt-BR gato) whenever the loser is on 0 games (:func:`is_pente`), whatever ended it:
+    the one fact the rubber page, the sitting's running count and the statistics all read. A
+    4-0 won by a bandeira is a bandeira and a pente.
+
+    >>> rubber_names("bandeira", (4, 0), 0), rubber_names(Outcome.BANDEIRA, (5, 1), 0)
+    ((<Outcome.BANDEIRA: 'bandeira'>, <Outcome.PENTE: 'pente'>), (<Outcome.BANDEIRA: 'bandeira'>,))
+    """
+    names = [] if outcome is None else [Outcome(outcome)]
+    if is_pente(games, winner) and Outcome.PENTE not in names:
+        names.append(Outcome.PENTE)
+    return tuple(names)
 
 
 def new_rubber(rules: RuleSet, first_dealer: int = 0) -> RubberState:

@@ -26,7 +26,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import drawings, hands, store
+from scorekeeper.rubbers import drawings, hands, house_rules, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
@@ -39,7 +39,7 @@ bp = Blueprint("rubbers", __name__)
 
 @bp.route("/rubbers/new", methods=["GET", "POST"])
 def new_rubber() -> Any:
-    form = NewRubberForm()
+    form = house_rules.new_rubber_form()
     if form.validate_on_submit():
         rules = form.rule_set()
         if rules is not None:
@@ -51,7 +51,7 @@ def new_rubber() -> Any:
 @bp.post("/rubbers")
 def quick_rubber() -> Any:
     """Start a rubber with the defaults: one tap from the home page."""
-    form = NewRubberForm()
+    form = house_rules.new_rubber_form()
     if form.validate_on_submit():
         rules = form.rule_set()
         if rules is not None:
@@ -231,7 +231,7 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
         tallies=tuple(drawings.tally(games, state.rules.games_to_win) for games in state.games),
         seats=drawings.table(state),
         summaries={r.number: wording.hand_summary(r, rubber.teams) for r in state.hands},
-        outcome=wording.outcome_name(state.outcome),
+        outcome=wording.outcome_names(state.names),
         form=form if can_edit else None,
         can_edit=can_edit,
         # The hand form's offline sync posts to the JSON API with it; only an editing device,

@@ -38,7 +38,7 @@ def test_count_a_pile_by_tapping_its_cards_then_record_it(live_server: str, phon
     phone.get_by_role("button", name="Limpar").tap()
     expect(total).to_have_text("0")
     expect(other).to_have_text("120")
-    for card in ("AS", "7S", "KH"):
+    for card in ("AS", "7S", "KH", "2C"):  # one trick: a pile holds 4 cards a trick
         phone.locator(f'label[data-card="{card}"]').tap()
     phone.get_by_role("radio", name="Eles").check()
     phone.get_by_role("button", name="Preencher a mão com estes pontos").tap()

@@ -222,7 +222,7 @@ def test_the_cross_downloads_as_svg_and_png(en: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("accept", "word"), [("pt-PT", "Sessão"), ("pt-BR", "Sessão"), ("en", "Sitting")]
+    ("accept", "word"), [("pt-PT", "Sessão"), ("pt-BR", "As partidas de hoje"), ("en", "Sitting")]
 )
 def test_review_pages_render_in_every_locale(client: FlaskClient, accept: str, word: str) -> None:
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = accept
