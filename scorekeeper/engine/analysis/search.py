@@ -8,7 +8,7 @@ core (``_search.c``) runs the same search when it was built.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from .options import (
@@ -24,6 +24,7 @@ from .options import (
     Options,
     OutOfTime,
 )
+from .ordering import beats, cards_of, follow_order, third_hand_order
 
 TABLE_LIMIT = 250_000
 """Positions the Python table keeps (some 150 MiB of tuples and lists): then it starts over."""
@@ -87,7 +88,7 @@ class Search:
         if not self.options.reuse:
             self._forget()
         self.deadline = deadline
-        most = sum(POINTS[c] for hand in hands for c in _cards(hand)) + sum(
+        most = sum(POINTS[c] for hand in hands for c in cards_of(hand)) + sum(
             POINTS[c] for c in trick
         )
         lower, upper = known[0], most if known[1] is None else known[1]
@@ -121,12 +122,12 @@ class Search:
                 raise OutOfTime
             return found
         self.hands = list(hands)
-        left = sum(POINTS[c] for hand in hands for c in _cards(hand))
+        left = sum(POINTS[c] for hand in hands for c in cards_of(hand))
         if not trick:
             return self._lead(leader, left, alpha, beta)
         win = 0
         for position in range(1, len(trick)):
-            if _beats(trick[position], trick[win], self.trump):
+            if beats(trick[position], trick[win], self.trump):
                 win = position
         mask = 0
         for card in trick:
@@ -200,9 +201,9 @@ class Search:
         for suit in range(4):
             if suit == self.trump:
                 continue
-            ours = _cards(hands[leader] & SUIT_MASK[suit])
+            ours = cards_of(hands[leader] & SUIT_MASK[suit])
             run = 0
-            for card in _cards(remaining & SUIT_MASK[suit]):
+            for card in cards_of(remaining & SUIT_MASK[suit]):
                 if run == len(ours) or card != ours[run]:
                     break
                 run += 1
@@ -298,14 +299,14 @@ class Search:
         for step in (1, 2, 3):
             seat = (leader + step) % 4
             card = hands[seat].bit_length() - 1
-            if _beats(card, win_card, self.trump):
+            if beats(card, win_card, self.trump):
                 win_card, winner = card, seat
         return left if winner % 2 == 0 else 0
 
     def _leads(self, leader: int, mine: int, hint: int) -> list[int]:
         options = self.options
         in_play = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
-        cards = self._distinct(mine, in_play) if options.equivalent_cards else _cards(mine)
+        cards = self._distinct(mine, in_play) if options.equivalent_cards else cards_of(mine)
         if not options.ordering:
             return cards
         # The most points first (measured: fewer nodes than tops of suits first).
@@ -357,13 +358,13 @@ class Search:
         if options.equivalent_cards:
             cards = self._distinct(legal, hands[0] | hands[1] | hands[2] | hands[3] | trick)
         else:
-            cards = _cards(legal)
+            cards = cards_of(legal)
         if options.ordering and len(cards) > 1:
             if n == 2:
                 fourth = hands[(seat + 1) % 4]
-                cards.sort(key=_third_hand_order(win_seat ^ seat, win_card, trump, led, fourth))
+                cards.sort(key=third_hand_order(win_seat ^ seat, win_card, trump, led, fourth))
             else:
-                cards.sort(key=_follow_order(win_seat ^ seat, win_card, trump, n == 3))
+                cards.sort(key=follow_order(win_seat ^ seat, win_card, trump, n == 3))
         maximising = seat % 2 == 0
         best = -1 if maximising else 200
         a, b = alpha, beta
@@ -371,7 +372,7 @@ class Search:
             bit = 1 << card
             hands[seat] = mine ^ bit
             points = POINTS[card]
-            if _beats(card, win_card, trump):
+            if beats(card, win_card, trump):
                 new_seat, new_card = seat, card
             else:
                 new_seat, new_card = win_seat, win_card
@@ -405,65 +406,3 @@ class Search:
                 break
         hands[seat] = mine
         return best
-
-
-def _follow_order(partner: int, win_card: int, trump: int, last: bool) -> Callable[[int], int]:
-    """Return the sort key of a following card.
-
-    With the partner winning, points on it; against the opponents, a winning card first (the
-    most points when last to play), else the cheapest.
-    """
-    if partner % 2 == 0:
-        return lambda c: (100 if _beats(c, win_card, trump) else 0) - POINTS[c]
-    if last:
-        return lambda c: -POINTS[c] if _beats(c, win_card, trump) else 100 + POINTS[c]
-    return lambda c: c % PLACES if _beats(c, win_card, trump) else 100 + POINTS[c]
-
-
-def _third_hand_order(
-    partner: int, win_card: int, trump: int, led: int, fourth: int
-) -> Callable[[int], int]:
-    """Return the third hand's sort key.
-
-    The fourth hand (an opponent) may still take the trick, so points go on the partner's card
-    only when it cannot; else a win it cannot take first.
-    """
-    if partner % 2 == 0 and not _can_beat(fourth, led, win_card, trump):
-        return lambda c: -POINTS[c]
-
-    def key(c: int) -> int:
-        if not _beats(c, win_card, trump):
-            return 100 + POINTS[c]
-        return c % PLACES if _can_beat(fourth, led, c, trump) else -200 - POINTS[c]
-
-    return key
-
-
-def _can_beat(hand: int, led: int, win_card: int, trump: int) -> bool:
-    """Whether a seat holding ``hand`` can take a trick led in ``led`` that ``win_card`` wins."""
-    follow = hand & SUIT_MASK[led]
-    higher = (1 << win_card) - 1
-    if follow:
-        return win_card // PLACES == led and follow & higher != 0
-    trumps = hand & SUIT_MASK[trump]
-    if not trumps:
-        return False
-    return win_card // PLACES != trump or trumps & higher != 0
-
-
-def _beats(card: int, win_card: int, trump: int) -> bool:
-    """Whether ``card`` takes the trick from ``win_card`` (which is of the led suit or trump)."""
-    suit = card // PLACES
-    win_suit = win_card // PLACES
-    if suit == win_suit:
-        return card < win_card
-    return suit == trump
-
-
-def _cards(mask: int) -> list[int]:
-    cards = []
-    while mask:
-        low = mask & -mask
-        cards.append(low.bit_length() - 1)
-        mask ^= low
-    return cards
