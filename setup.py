@@ -1,14 +1,17 @@
-"""The one build step pyproject.toml cannot say: the wheel carries the compiled catalogues.
+"""The build steps pyproject.toml cannot say: the wheel carries the compiled catalogues, and
+the exact analysis its compiled core.
 
 The .mo files are not committed (make compiles them in a checkout); without this, a wheel built
 from a clean clone served English to a pt-PT phone. Babel is a build requirement for it.
+The analysis' C core is optional: without a compiler the install goes on, and the analysis
+runs its pure-Python search (scorekeeper/engine/analysis/search.py), slower but the same.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import Extension, setup
 from setuptools.command.build_py import build_py
 
 CATALOGUES = Path(__file__).resolve().parent / "scorekeeper" / "translations"
@@ -34,4 +37,11 @@ class build_py_with_catalogues(build_py):  # noqa: N801 - setuptools' naming
                 write_mo(mo, catalog, use_fuzzy=False)
 
 
-setup(cmdclass={"build_py": build_py_with_catalogues})
+SEARCH = Extension(
+    "scorekeeper.engine.analysis._search",
+    sources=["scorekeeper/engine/analysis/_search.c"],
+    extra_compile_args=["-O2"],
+    optional=True,
+)
+
+setup(cmdclass={"build_py": build_py_with_catalogues}, ext_modules=[SEARCH])

@@ -28,8 +28,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
     from scorekeeper.rubbers import (
+        calculators,
+        card_display,
         card_entry,
-        hand_pages,  # noqa: F401 (its routes join rubbers.bp)
+        hand_pages,
+        house_rules,
         sharing,
     )
     from scorekeeper.rubbers import views as rubbers
@@ -38,8 +41,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=asset_folder("migrations"))
     csrf.init_app(app)
     web.init_app(app)
+    app.context_processor(house_rules.template_globals)
+    app.context_processor(card_display.template_globals)
     app.register_blueprint(home.bp)
+    assert hand_pages.bp is rubbers.bp  # a hand's pages are routes of the rubbers' blueprint
     app.register_blueprint(rubbers.bp)
+    assert calculators.bp is card_entry.bp  # its pages are routes of the card-entry blueprint
     app.register_blueprint(card_entry.bp)
     app.register_blueprint(sharing.bp)
     app.register_blueprint(bidding.bp)

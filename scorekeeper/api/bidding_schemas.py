@@ -1,12 +1,14 @@
-"""The request bodies of the bidding API as pydantic models, the one source of their shape
-checks and of the bidding part of the OpenAPI document (:func:`openapi`); and the refusal every
-bidding operation answers with, in the error shape of API.md."""
+"""The bidding API's request bodies as pydantic models, and the refusal every operation answers.
+
+The models are the one source of the bodies' shape checks and of the bidding part of the OpenAPI
+document (:func:`openapi`); the refusal every bidding operation answers with is in the error shape
+of API.md."""
 
 from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
 from flask import request
@@ -90,8 +92,10 @@ class BiddingWrite(_Body):
 
 
 class BiddingBid(BiddingWrite):
-    """A hand played for a bid: ``partner`` equal to ``bidder`` plays alone; ``points`` are the
-    card points the bidder's side took, or ``made`` says only whether the bid was made."""
+    """A hand played for a bid: ``partner`` equal to ``bidder`` plays alone.
+
+    ``points`` are the card points the bidder's side took, or ``made`` says only whether the bid was
+    made."""
 
     bidder: Seat
     bid: int = Field(json_schema_extra={"minimum": rules.MIN_BID, "maximum": rules.MAX_BID})
@@ -120,7 +124,7 @@ class BiddingPassed(BiddingWrite):
 Model = TypeVar("Model", bound=BaseModel)
 MODELS = (BiddingNewGame, BiddingWrite, BiddingBid, BiddingPassed)
 
-SHAPE_MESSAGES = {
+SHAPE_MESSAGES: dict[str, Callable[[str], str]] = {
     "missing": lambda field: _("%(field)s is missing.", field=field),
     "extra_forbidden": lambda field: _("%(field)s is not a field of this request.", field=field),
     "int_type": lambda field: _("%(field)s must be a whole number.", field=field),
@@ -146,8 +150,9 @@ def read_json() -> dict[str, Any]:
 
 
 def _number(text: str) -> int | float:
-    """A JSON number with a fraction or exponent: whole ones (``3.0``) are ints, as JSON
-    Schema counts them."""
+    """Read a JSON number with a fraction or exponent.
+
+    Whole ones (``3.0``) are ints, as JSON Schema counts them."""
     value = float(text)
     return int(value) if value.is_integer() else value
 
@@ -282,8 +287,9 @@ def _errors(*statuses: int) -> dict[str, Any]:
 
 
 def openapi() -> tuple[dict[str, Any], dict[str, Any]]:
-    """This module's paths and component schemas for the OpenAPI document; the request bodies'
-    schemas are the pydantic models' own."""
+    """Return this module's paths and component schemas for the OpenAPI document.
+
+    The request bodies' schemas are the pydantic models' own."""
     schemas = {
         model.__name__: model.model_json_schema(ref_template="#/components/schemas/{model}")
         for model in MODELS
@@ -328,7 +334,7 @@ def openapi() -> tuple[dict[str, Any], dict[str, Any]]:
         },
     }
     hand_body = _json_body({"oneOf": [_schema("BiddingBid"), _schema("BiddingPassed")]})
-    write = {"security": [{"editKey": []}]}
+    write: dict[str, Any] = {"security": [{"editKey": []}]}
     refused = _errors(400, 403, 404, 409, 413, 422)
     paths = {
         f"{PREFIX}/bidding": {

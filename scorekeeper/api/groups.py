@@ -1,5 +1,6 @@
-"""The JSON API of groups (API.md, "Review"): create one, read it and its statistics, move a
-rubber into it, import an export file.
+"""The JSON API of groups (API.md, "Review").
+
+Create one, read it and its statistics, move a rubber into it, import an export file.
 
 A write to a group needs its edit key in ``X-Group-Key``; moving a rubber into a group needs
 the rubber's edit key (``X-Edit-Key``) too. The import reads the file the export makes with the

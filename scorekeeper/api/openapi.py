@@ -1,6 +1,7 @@
-"""The OpenAPI 3.1 document of the API, served at ``/api/v1/openapi.json``: made from the
-operations each part declares and the JSON Schema of their models (docs/decisions.md, "One
-source for the contract"), never written by hand."""
+"""The OpenAPI 3.1 document of the API, served at ``/api/v1/openapi.json``.
+
+It is made from the operations each part declares and the JSON Schema of their models
+(docs/decisions.md, "One source for the contract"), never written by hand."""
 
 from __future__ import annotations
 
@@ -100,7 +101,8 @@ def _schemas(operations: list[Operation]) -> dict[str, Any]:
             for form in _forms(body)
         ]
         schemas[body.__name__] = {"description": body.__doc__, "oneOf": forms}
-    return _without_null_defaults(dict(sorted(schemas.items())))
+    without: dict[str, Any] = _without_null_defaults(dict(sorted(schemas.items())))
+    return without
 
 
 def _response(status: int, answer: Any) -> dict[str, Any]:

@@ -1,5 +1,6 @@
-"""What each operation of the API takes and answers, declared on its view: the blueprint
-routes the view and keeps the declaration, which the OpenAPI document is made of."""
+"""What each operation of the API takes and answers, declared on its view.
+
+The blueprint routes the view and keeps the declaration, which the OpenAPI document is made of."""
 
 from __future__ import annotations
 
@@ -18,8 +19,8 @@ SECURITY_SCHEMES = {
     "editKey": {"type": "apiKey", "in": "header", "name": EDIT_KEY_HEADER},
     "groupKey": {"type": "apiKey", "in": "header", "name": GROUP_KEY_HEADER},
 }
-EDIT_KEY = [{"editKey": []}]
-GROUP_KEY = [{"groupKey": []}]
+EDIT_KEY: list[dict[str, list[str]]] = [{"editKey": []}]
+GROUP_KEY: list[dict[str, list[str]]] = [{"groupKey": []}]
 
 # How requests are refused, for the document: each answers the error shape.
 BAD_BODY = "The body is not one of the documented shapes."
@@ -70,8 +71,9 @@ class Content:
 
 @dataclass(frozen=True)
 class Operation:
-    """One operation: its address (a Flask rule under :data:`PREFIX`), what it takes and
-    what it answers.
+    """One operation: its address, what it takes and what it answers.
+
+    The address is a Flask rule under :data:`PREFIX`.
 
     ``responses`` maps a status to a description (a refusal: it answers the error shape) or
     to a description and what it answers, a model or a :class:`Content`. ``body`` is a

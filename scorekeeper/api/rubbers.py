@@ -71,7 +71,7 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
     given = NewRubber.read(json_body(empty=True))
     group_id = access.group_to_join(given.group, given.players)
     rubber, edit_key = store.create_rubber(
-        teams=tuple(given.teams),
+        teams=(given.teams[0], given.teams[1]),
         players=given.players,
         first_dealer=given.first_dealer,
         rules=given.rules.to_engine(),
@@ -113,8 +113,9 @@ def _write(
     status: int,
     write: Any = store.write,
 ) -> tuple[Response, int]:
-    """Run a write (the general one, or ``hands.add_hand``) and answer it (or its first
-    answer)."""
+    """Run a write (the general one, or ``hands.add_hand``) and answer it.
+
+    The answer is the write's own, or its first answer."""
     # The key covers the request, not just its body: the same body to another address is
     # another write.
     request_body = {"method": request.method, "path": request.path, "body": body}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import (
+from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3, stubs 3.2
     Field,
     HiddenField,
     IntegerField,
@@ -33,14 +33,15 @@ SUITS = [
 
 
 class _Whole(NumberRange):
-    """A range that says nothing of a box that held no number (the field said so), and is not
-    fooled by a number too large for a float."""
+    """A range that says nothing of a box that held no number (the field said so).
+
+    Nor is it fooled by a number too large for a float."""
 
     def __call__(self, form: Any, field: Any) -> None:
         if field.data is None:
             return
         if not self.min <= field.data <= self.max:
-            raise ValidationError(self.message % {"min": self.min, "max": self.max})
+            raise ValidationError(str(self.message) % {"min": self.min, "max": self.max})
 
 
 def _within(low: int, high: int) -> _Whole:
@@ -71,8 +72,9 @@ def is_version(text: str) -> bool:
 
 
 class NewGameForm(Form):
-    """A new game: the names of the players in play order (the boxes filled are the seats),
-    the target and the first dealer."""
+    """A new game: the names of the players in play order, the target and the first dealer.
+
+    The boxes filled are the seats."""
 
     player0 = _name(_l("Player 1"))
     player1 = _name(_l("Player 2"))
@@ -101,10 +103,34 @@ class NewGameForm(Form):
         boxes = (getattr(self, f"player{seat}").data for seat in range(rules.MAX_PLAYERS))
         return [name for name in boxes if name]
 
+    def refuse(self, error: rules.BiddingError) -> None:
+        """Show the engine's refusal of the game beside the box it is about."""
+        field: Field = self.player0
+        if isinstance(error, rules.TargetError):
+            field = self.target
+        elif isinstance(error, rules.UnknownSeatError):
+            field = self.first_dealer
+        field.errors = [*field.errors, wording.engine_error(error)]
 
-class HandForm(Form):
-    """One hand: who bid, how much, with whom, and the points or only made / not made; or
-    everyone passed. The seats' choices are the game's (:meth:`seat`)."""
+
+class _Versioned(Form):
+    """A write sent from a page: the version of the game that page showed."""
+
+    version = HiddenField(validators=[Optional()])
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def stored_version(self) -> int | None:
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
+
+
+class HandForm(_Versioned):
+    """One hand: who bid, how much, with whom, and the points or only made / not made.
+
+    Or everyone passed. The seats' choices are the game's (:meth:`seat`)."""
 
     action = HiddenField(
         validators=[AnyOf(HAND_ACTIONS, message=_l("Choose what happened in the hand."))],
@@ -130,7 +156,6 @@ class HandForm(Form):
     )
     trump = RadioField(_l("Trump (trunfo)"), choices=SUITS, validators=[Optional()], default=None)
     key = _write_key()
-    version = HiddenField(validators=[Optional()])
 
     def seat(self, names: list[str]) -> None:
         """Offer the game's players as bidders and partners (and the bidder alone)."""
@@ -155,10 +180,6 @@ class HandForm(Form):
             self.points.errors
         )
 
-    def validate_version(self, field: HiddenField) -> None:
-        if field.data and not is_version(str(field.data)):
-            raise ValidationError(_l("This page is out of date: reload it."))
-
     def validate_bidder(self, field: RadioField) -> None:
         self._at_the_table(field, "bidder")
 
@@ -167,8 +188,9 @@ class HandForm(Form):
 
     @staticmethod
     def _at_the_table(field: RadioField, role: str) -> None:
-        if field.data is not None and field.data not in {choice.value for choice in field.choices}:
-            players = len(field.choices) - (role == "partner")
+        values = [value for value, *_ in field.iter_choices()]
+        if field.data is not None and field.data not in values:
+            players = len(values) - (role == "partner")
             refusal = rules.UnknownSeatError(field.data, players, role)
             raise ValidationError(wording.engine_error(refusal))
 
@@ -182,18 +204,11 @@ class HandForm(Form):
         made = {"made": True, "failed": False}.get(str(self.action.data))
         return rules.BidHand.played(bidder, bid, partner, points=self.points.data, made=made)
 
-    def stored_version(self) -> int | None:
-        text = str(self.version.data or "").strip()
-        return int(text) if text else None
 
-
-class UndoForm(Form):
+class UndoForm(_Versioned):
     """Undo the last hand: the version of the page it was sent from, and a write key."""
 
     key = _write_key()
-    version = HandForm.version
-    validate_version = HandForm.validate_version
-    stored_version = HandForm.stored_version
 
 
 MAX_CARD_TEXT = 4
@@ -211,8 +226,9 @@ class CardListField(Field):
 
 
 class PileForm(Form):
-    """The cards of the bidder's side's pile, picked on the grid of the table's deck; a GET
-    form, since counting changes nothing, so no CSRF token."""
+    """The cards of the bidder's side's pile, picked on the grid of the table's deck.
+
+    A GET form, since counting changes nothing, so no CSRF token."""
 
     class Meta:
         csrf = False

@@ -62,18 +62,17 @@ def new_game() -> Any:
         try:
             return _start(names, form.target.data or rules.DEFAULT_TARGET, int(first_dealer))
         except rules.BiddingError as error:
-            field = form.target if isinstance(error, rules.TargetError) else form.player0
-            if isinstance(error, rules.UnknownSeatError):
-                field = form.first_dealer
-            field.errors = [*field.errors, wording.engine_error(error)]
+            form.refuse(error)
     status = 422 if request.method == "POST" else 200
     return render_template("bidding/new.html", form=form), status
 
 
 @bp.post("/bidding")
 def quick_game() -> Response:
-    """The same table again, in one tap: the players of the game named (a finished one's
-    "next game"), or of this phone's last game; the deal goes on round."""
+    """Start the same table again, in one tap: the players of the game named, or of the last game.
+
+    The game named is a finished one's "next game"; without one, the last game is this phone's. The
+    deal goes on round."""
     if not Form().validate():  # its CSRF token
         flash(_("This page is out of date: reload it."), "conflict")
         return redirect(url_for("home.home"))

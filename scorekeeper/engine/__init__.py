@@ -3,9 +3,23 @@
 Nothing here imports Flask or SQLAlchemy; the web app shows what this package decides.
 """
 
-from .cards import Card, CardError, Rank, Suit, card_points, deck, in_deck, rank_order
+from .cards import (
+    SUIT_LETTERS,
+    Card,
+    CardError,
+    Rank,
+    Suit,
+    SuitLetterError,
+    SuitLetters,
+    card_points,
+    deck,
+    in_deck,
+    rank_order,
+    read_typed,
+)
 from .games import HandReason, HandResult
 from .hands import (
+    CannotSpoilError,
     Hand,
     HandKind,
     HandNotAllowedError,
@@ -39,13 +53,16 @@ from .scoring import (
     next_hand,
     play_hand,
     replay,
+    rubber_names,
     verify_hand,
 )
 from .tricks import (
     IllegalCardError,
+    PileError,
     can_play,
     can_spoil,
     legal_cards,
+    pile_points,
     team_of,
     trick_winner,
     verify_melar_hand,
@@ -54,7 +71,9 @@ from .tricks import (
 __all__ = [
     "MAX_MULTIPLIER",
     "PRESETS",
+    "SUIT_LETTERS",
     "Bandeira",
+    "CannotSpoilError",
     "Card",
     "CardError",
     "Direction",
@@ -68,6 +87,7 @@ __all__ = [
     "IncompleteRecordError",
     "Manilha",
     "Outcome",
+    "PileError",
     "PointsFault",
     "ProblemCode",
     "ProvenRevoke",
@@ -81,6 +101,8 @@ __all__ = [
     "RulesError",
     "ScoringError",
     "Suit",
+    "SuitLetterError",
+    "SuitLetters",
     "Tally",
     "Tie",
     "TooManyHandsError",
@@ -98,9 +120,12 @@ __all__ = [
     "legal_cards",
     "new_rubber",
     "next_hand",
+    "pile_points",
     "play_hand",
     "rank_order",
+    "read_typed",
     "replay",
+    "rubber_names",
     "team_of",
     "trick_winner",
     "verify_hand",

@@ -157,6 +157,83 @@ class Card:
         return f"{self.rank}{self.suit}"
 
 
+class SuitLetters(enum.Enum):
+    """The suit letters a person types cards with: each interface reads one set, never both."""
+
+    ENGLISH = "en"
+    """C clubs, D diamonds, H hearts, S spades: API.md's letters, and the English interface's."""
+    PORTUGUESE = "pt"
+    """C copas, O ouros, E espadas, P paus: the Portuguese and Brazilian interfaces'."""
+
+
+SUIT_LETTERS: dict[SuitLetters, dict[str, Suit]] = {
+    SuitLetters.ENGLISH: {suit.value: suit for suit in Suit},
+    SuitLetters.PORTUGUESE: {
+        "C": Suit.HEARTS,
+        "O": Suit.DIAMONDS,
+        "E": Suit.SPADES,
+        "P": Suit.CLUBS,
+    },
+}
+"""Each set's letters, in the order the interface lists them."""
+SUIT_SYMBOLS: dict[str, Suit] = {
+    "♣": Suit.CLUBS,
+    "♦": Suit.DIAMONDS,
+    "♥": Suit.HEARTS,
+    "♠": Suit.SPADES,
+}
+"""The printed symbols: the same suit whatever the letters (♡ ♢ ♤ ♧ too, read as these)."""
+_OPEN_SYMBOLS = {"♧": "♣", "♢": "♦", "♡": "♥", "♤": "♠"}
+
+
+class SuitLetterError(CardError):
+    """A typed card whose suit letter belongs to the other set of letters.
+
+    ``7H`` in a Portuguese interface, ``7E`` in the English one: refused, never guessed."""
+
+    code = "suit_letter"
+
+    def __init__(self, text: str, letter: str, letters: SuitLetters) -> None:
+        self.letter = letter
+        self.letters = letters
+        super().__init__(
+            text,
+            f"{text!r}: {letter} is not one of the suit letters "
+            f"{', '.join(SUIT_LETTERS[letters])} used here.",
+        )
+
+
+def read_typed(text: str, letters: SuitLetters) -> Card:
+    """Read a card as a person typed it: rank then suit, with the interface's ``letters``.
+
+    A suit symbol is read too. A letter only the other set has is a :class:`SuitLetterError`:
+    in a Portuguese interface ``7C`` is the sete de copas, and ``7H`` is not guessed to be one.
+
+    >>> str(read_typed("7c", SuitLetters.PORTUGUESE)), str(read_typed("ae", SuitLetters.PORTUGUESE))
+    ('7H', 'AS')
+    >>> str(read_typed("10♥", SuitLetters.ENGLISH)), str(read_typed("7C", SuitLetters.ENGLISH))
+    ('10H', '7C')
+    >>> read_typed("7H", SuitLetters.PORTUGUESE)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.cards.SuitLetterError: '7H': H is not one of the suit letters C, O, E, P used here.
+    """
+    cleaned = text.strip().upper()
+    if len(cleaned) < 2:
+        raise CardError(text)
+    mark = _OPEN_SYMBOLS.get(cleaned[-1], cleaned[-1])
+    suit = SUIT_SYMBOLS.get(mark) or SUIT_LETTERS[letters].get(mark)
+    if suit is None:
+        other = [kind for kind in SuitLetters if kind is not letters and mark in SUIT_LETTERS[kind]]
+        if other:
+            raise SuitLetterError(text, mark, letters)
+        raise CardError(text)
+    try:
+        return Card(Rank.parse(cleaned[:-1]), suit)
+    except CardError:
+        raise CardError(text) from None
+
+
 @cache
 def rank_order(rules: RuleSet) -> tuple[Rank, ...]:
     """The ranks of the rule set's deck, highest first.

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
 from .records import TrickRecord
+from .rules import RuleSet
+from .tricks import MELAR_BELOW, verify_melar_hand
 
 TOTAL_POINTS = 120
 WIN_ABOVE = 60
@@ -14,8 +17,10 @@ IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
 
 
 class ScoringError(ValueError):
-    """A hand that cannot be scored; ``code`` names the kind for translation, ``value`` holds
-    what was refused (None when nothing was)."""
+    """A hand that cannot be scored.
+
+    ``code`` names the kind for translation, ``value`` holds what was refused (None when nothing
+    was)."""
 
     code: ClassVar[str] = "scoring"
     value: object = None
@@ -69,6 +74,16 @@ class HandNotAllowedError(ScoringError):
     def __init__(self, value: object, message: str) -> None:
         self.value = value
         super().__init__(message)
+
+
+class CannotSpoilError(ScoringError):
+    """A melar asked for a leader's hand of 10 card points or more; ``value`` is its points."""
+
+    code = "cannot_spoil"
+
+    def __init__(self, points: int) -> None:
+        self.value = points
+        super().__init__(f"{points} card points: 10 or more, so the leader must play the hand.")
 
 
 class IncompleteRecordError(ScoringError):
@@ -211,9 +226,37 @@ class Hand:
         return cls(HandKind.SPOILED)
 
     @classmethod
+    def spoiled_by(cls, cards: Sequence[str], rules: RuleSet) -> Hand:
+        """Return a deal spoiled by a leader holding ``cards``, checked on those very cards.
+
+        So a melar is never recorded on another hand's verdict. Raises
+        :class:`CannotSpoilError` (10 points or more), :class:`HandNotAllowedError` (melar is
+        off) or ``CardError``.
+
+        >>> Hand.spoiled_by(["2S", "3S", "4S", "5S", "6S", "2H", "3H", "4H", "KH", "QD"],
+        ...                 RuleSet(melar=True)).kind
+        <HandKind.SPOILED: 'spoiled'>
+        >>> Hand.spoiled_by(["AS", "7S", "4S", "5S", "6S", "2H", "3H", "4H", "KH", "QD"],
+        ...                 RuleSet(melar=True))
+        Traceback (most recent call last):
+        ...
+        scorekeeper.engine.hands.CannotSpoilError: 27 card points: 10 or more, so the leader must play the hand.
+        """
+        if not rules.melar:
+            raise HandNotAllowedError(
+                HandKind.SPOILED, "A deal can only be spoiled (melar) when the melar rule is on."
+            )
+        points = verify_melar_hand(cards, rules)
+        if points >= MELAR_BELOW:
+            raise CannotSpoilError(points)
+        return cls.spoiled()
+
+    @classmethod
     def from_record(cls, record: TrickRecord) -> Hand:
-        """The hand a record of tricks scores: the first revoke it proves (the hand stops
-        there), or else the card points of all 10 tricks, and whether one team took them all.
+        """Return the hand a record of tricks scores.
+
+        It is the first revoke the record proves (the hand stops there), or else the card points of
+        all 10 tricks, and whether one team took them all.
 
         Raise :class:`IncompleteRecordError` unless :attr:`TrickRecord.scorable`.
 

@@ -139,6 +139,21 @@ class RuleSet:
             changes[name] = _parse_setting(name, value)
         return replace(PRESETS[preset_name], **changes)
 
+    def changed(self) -> tuple[str, ...]:
+        """The settings that differ from the rule set's own preset, in the order of the fields.
+
+        >>> RuleSet.from_dict({"preset": "brasil", "melar": False, "games_to_win": 6}).changed()
+        ('games_to_win', 'melar')
+        >>> PRESETS["online"].changed()
+        ()
+        """
+        preset = PRESETS.get(self.preset, PRESETS["portugal"])
+        return tuple(
+            f.name
+            for f in fields(self)
+            if f.name != "preset" and getattr(self, f.name) != getattr(preset, f.name)
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """The API's rules object, every field present.
 

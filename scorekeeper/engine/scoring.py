@@ -58,9 +58,11 @@ class Outcome(enum.Enum):
 
 @dataclass(frozen=True)
 class Tally:
-    """What the next hand needs to know of the rubber before it: the running totals of the
-    fold, without the results of the hands behind them. A store keeps it beside the hands, so
-    that one more hand is scored without reading the others (:func:`next_hand`).
+    """What the next hand needs to know of the rubber before it.
+
+    It holds the running totals of the fold, without the results of the hands behind them. A store
+    keeps it beside the hands, so that one more hand is scored without reading the others
+    (:func:`next_hand`).
 
     ``brink`` says, for each team, whether it has stood one game short of the target while the
     other team had none: the arrepio a later win over it would be.
@@ -85,8 +87,10 @@ class Tally:
 
 @dataclass(frozen=True)
 class RubberState:
-    """A rubber after some hands: always the fold of its hands by :func:`replay`; its running
-    totals are its :class:`Tally`."""
+    """A rubber after some hands.
+
+    It is always the fold of its hands by :func:`replay`; its running totals are its
+    :class:`Tally`."""
 
     tally: Tally
     first_dealer: int = 0
@@ -160,6 +164,15 @@ class RubberState:
         """
         return is_pente(self.games, self.winner)
 
+    @property
+    def names(self) -> tuple[Outcome, ...]:
+        """Every name the finished rubber goes by (:func:`rubber_names`).
+
+        >>> replay(RuleSet(), [Hand.played(120, all_tricks=True)]).names
+        (<Outcome.BANDEIRA: 'bandeira'>, <Outcome.PENTE: 'pente'>)
+        """
+        return rubber_names(self.outcome, self.games, self.winner)
+
     def dots(self, team: int) -> tuple[int, ...]:
         """The hand number behind each game the team holds now, in the order they were marked.
 
@@ -177,13 +190,33 @@ class RubberState:
 
 
 def is_pente(games: tuple[int, int], winner: int | None) -> bool:
-    """Whether a rubber won by ``winner`` with these games is a pente: 4-0 at the usual target,
-    the loser on 0 at any target; a win by a revoke with no game marked is none.
+    """Return whether a rubber won by ``winner`` with these games is a pente.
+
+    It is 4-0 at the usual target, the loser on 0 at any target; a win by a revoke with no game
+    marked is none.
 
     >>> is_pente((4, 0), 0), is_pente((2, 0), 0), is_pente((0, 0), 1), is_pente((4, 1), 0)
     (True, True, False, False)
     """
     return winner is not None and games[1 - winner] == 0 and games[winner] > 0
+
+
+def rubber_names(
+    outcome: Outcome | str | None, games: tuple[int, int], winner: int | None
+) -> tuple[Outcome, ...]:
+    """Return every name a finished rubber goes by: its outcome, and pente when it is one.
+
+    Pente (pt-BR gato) whenever the loser is on 0 games (:func:`is_pente`), whatever ended it:
+    the one fact the rubber page, the sitting's running count and the statistics all read. A
+    4-0 won by a bandeira is a bandeira and a pente.
+
+    >>> rubber_names("bandeira", (4, 0), 0), rubber_names(Outcome.BANDEIRA, (5, 1), 0)
+    ((<Outcome.BANDEIRA: 'bandeira'>, <Outcome.PENTE: 'pente'>), (<Outcome.BANDEIRA: 'bandeira'>,))
+    """
+    names = [] if outcome is None else [Outcome(outcome)]
+    if is_pente(games, winner) and Outcome.PENTE not in names:
+        names.append(Outcome.PENTE)
+    return tuple(names)
 
 
 def new_rubber(rules: RuleSet, first_dealer: int = 0) -> RubberState:
@@ -246,8 +279,10 @@ def play_hand(state: RubberState, hand: Hand) -> RubberState:
 
 
 def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
-    """The running totals after one more hand, and what the hand added: :func:`play_hand`
-    without the results of the hands before (raises a :class:`ScoringError` likewise).
+    """Return the running totals after one more hand, and what the hand added.
+
+    It is :func:`play_hand` without the results of the hands before (raises a :class:`ScoringError`
+    likewise).
 
     >>> tally, result = next_hand(Tally(RuleSet(), hand_count=3, games=(2, 1)), Hand.played(95))
     >>> tally.games, tally.hand_count, result.number, [str(reason) for reason in result.reasons]

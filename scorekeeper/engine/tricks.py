@@ -130,6 +130,36 @@ def can_spoil(cards: Sequence[str], rules: RuleSet) -> bool:
     return verify_melar_hand(cards, rules) < MELAR_BELOW
 
 
+class PileError(ValueError):
+    """A pile of won cards that no number of tricks makes: ``value`` is its number of cards."""
+
+    code: ClassVar[str] = "pile"
+
+    def __init__(self, count: int) -> None:
+        self.value = count
+        super().__init__(
+            f"A pile of {count} cards: a team's pile holds 4 cards for each trick it won."
+        )
+
+
+def pile_points(cards: Sequence[Card], rules: RuleSet) -> int:
+    """Return the card points of one team's pile of won cards.
+
+    A pile holds 4 cards a trick (0 to 40); raise :class:`PileError` for one no trick count
+    makes.
+
+    >>> pile_points([Card.parse(c) for c in ("AS", "7S", "KS", "JS")], RuleSet())
+    28
+    >>> pile_points([Card.parse(c) for c in ("AS", "7S", "KS")], RuleSet())
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.tricks.PileError: A pile of 3 cards: a team's pile holds 4 cards for each trick it won.
+    """
+    if len(cards) % SEATS or len(cards) > SEATS * TRICKS_PER_HAND:
+        raise PileError(len(cards))
+    return trick_points(cards, rules)
+
+
 def full_deck_points(rules: RuleSet) -> int:
     """All the card points of the rule set's deck: always 120.
 

@@ -1,6 +1,7 @@
-"""A group's bidding Sueca games: started in the group, listed in its history, and counted in
-statistics of their own (games played and won, bids made and failed, the average bid), apart
-from the rubbers' statistics and ratings."""
+"""A group's bidding Sueca games: started in the group, listed in its history, counted apart.
+
+They are counted in statistics of their own (games played and won, bids made and failed, the average
+bid), apart from the rubbers' statistics and ratings."""
 
 from __future__ import annotations
 
@@ -36,8 +37,9 @@ def _group_or_404(group_id: str) -> Group:
 
 
 def stats(group_id: str) -> bidding_stats.BiddingStats:
-    """The group's bidding statistics: its finished games' players and winners, and their
-    bids summed per game, bidder and outcome by the database (a few rows per game)."""
+    """Return the group's bidding statistics: its finished games' players, winners and bids.
+
+    The bids are summed per game, bidder and outcome by the database (a few rows per game)."""
     games = db.session.execute(
         sa.select(BiddingGame.id, BiddingGame.players, BiddingGame.winner)
         .where(BiddingGame.group_id == group_id, BiddingGame.finished.is_(True))
@@ -61,9 +63,10 @@ def stats(group_id: str) -> bidding_stats.BiddingStats:
         .group_by(BiddingHand.game_id, BiddingHand.bidder, BiddingHand.made)
     )
     for game_id, bidder, made, hands, total in summed:
-        bids.setdefault(game_id, []).append(
-            bidding_stats.Bids(bidder, bool(made), int(hands), int(total))
-        )
+        if bidder is not None:  # always, for a bid; the column is empty for a passed hand
+            bids.setdefault(game_id, []).append(
+                bidding_stats.Bids(bidder, bool(made), int(hands), int(total or 0))
+            )
     in_play = db.session.execute(
         sa.select(sa.func.count())
         .select_from(BiddingGame)
@@ -73,6 +76,7 @@ def stats(group_id: str) -> bidding_stats.BiddingStats:
         (
             bidding_stats.FinishedGame(players, winner, bids.get(game_id, []))
             for game_id, players, winner in games
+            if winner is not None  # a finished game has its winner
         ),
         in_play=in_play,
     )
@@ -168,10 +172,7 @@ def _start(form: NewGameForm, group: Group) -> Response | None:
             group_id=group.id,
         )
     except rules.BiddingError as error:
-        field = form.target if isinstance(error, rules.TargetError) else form.player0
-        if isinstance(error, rules.UnknownSeatError):
-            field = form.first_dealer
-        field.errors = [*field.errors, wording.engine_error(error)]
+        form.refuse(error)
         return None
     remember_key(game.id, key, KEYS)
     return redirect(url_for("bidding.game", game_id=game.id))

@@ -1,5 +1,7 @@
-"""The statistics of a group's bidding Sueca games, pure and on their own: games played and won,
-bids made and failed, the average bid. Never mixed into the rubbers' statistics or ratings."""
+"""The statistics of a group's bidding Sueca games, pure and on their own.
+
+Games played and won, bids made and failed, the average bid. Never mixed into the rubbers'
+statistics or ratings."""
 
 from __future__ import annotations
 
@@ -42,8 +44,9 @@ class Bids:
 
 @dataclass(frozen=True)
 class FinishedGame:
-    """What the statistics read of one finished game: its players by seat, its winner, and
-    its bids by bidder and outcome."""
+    """What the statistics read of one finished game.
+
+    Its players by seat, its winner, and its bids by bidder and outcome."""
 
     players: Sequence[str]
     winner: int
@@ -67,8 +70,10 @@ class BiddingStats:
 
 
 def count(games: Iterable[FinishedGame], in_play: int = 0) -> BiddingStats:
-    """The statistics of these finished games; a seat left unnamed is nobody's record, and
-    names match as the group's do (case, accents and spaces aside).
+    """Return the statistics of these finished games.
+
+    A seat left unnamed is nobody's record, and names match as the group's do (case, accents and
+    spaces aside).
 
     >>> stats = count([
     ...     FinishedGame(["Ana", "Rui", "Zé", "Eva"], 2, [Bids(0, True, 1, 80), Bids(2, False, 1, 100)]),
@@ -92,17 +97,17 @@ def count(games: Iterable[FinishedGame], in_play: int = 0) -> BiddingStats:
             player = stats.players.setdefault(key, BiddingPlayer(name.strip()))
             player.name = name.strip()  # the latest spelling, games being counted in order
             seated.append(player)
-        for seat, player in enumerate(seated):
-            if player is not None:
-                player.games += 1
-                player.won += seat == game.winner
+        for seat, sitting in enumerate(seated):
+            if sitting is not None:
+                sitting.games += 1
+                sitting.won += seat == game.winner
         for bids in game.bids:
-            player = seated[bids.bidder] if 0 <= bids.bidder < len(seated) else None
-            if player is None:
+            bidder = seated[bids.bidder] if 0 <= bids.bidder < len(seated) else None
+            if bidder is None:
                 continue
-            player.bid_points += bids.points
+            bidder.bid_points += bids.points
             if bids.made:
-                player.made += bids.hands
+                bidder.made += bids.hands
             else:
-                player.failed += bids.hands
+                bidder.failed += bids.hands
     return stats

@@ -1,5 +1,6 @@
-"""The review pages: groups of regulars, their history, sittings, statistics and players, and
-the pictures of a rubber (its cross to download, its games over the hands)."""
+"""The review pages: groups of regulars, their history, sittings, statistics and players.
+
+Also the pictures of a rubber (its cross to download, its games over the hands)."""
 
 from __future__ import annotations
 
@@ -160,7 +161,7 @@ def group(group_id: str) -> str:
         stats=stats,
         ranking=stats.ranking()[:5],
         movable=movable,
-        outcome_name=wording.outcome_name,
+        outcome_names=wording.outcome_names,
         share_url=url_for(".group", group_id=group.id, _external=True),
         edit_url=url_for(".grant", group_id=group.id, key=key, _external=True) if key else None,
     )
@@ -350,7 +351,7 @@ def sitting(rubber_id: str) -> str:
                 "row": row,
                 "state": state,
                 "cross": drawings.cross(state),
-                "outcome": wording.outcome_name(state.outcome),
+                "outcome": wording.outcome_names(state.names),
             }
         )
     return render_template(
@@ -378,7 +379,7 @@ def _cross_file(rubber: Rubber) -> str:
         rubber=rubber,
         state=state,
         cross=drawings.cross(state),
-        outcome=wording.outcome_name(state.outcome),
+        outcome=wording.outcome_names(state.names),
     )
 
 

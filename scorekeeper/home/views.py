@@ -12,7 +12,7 @@ from scorekeeper.bidding import wording as bidding_wording
 from scorekeeper.bidding.models import BiddingGame, DeviceBidding
 from scorekeeper.extensions import db
 from scorekeeper.groups.models import DeviceGroup, Group
-from scorekeeper.rubbers import drawings, store
+from scorekeeper.rubbers import drawings, house_rules, store
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import paging, wording
@@ -40,11 +40,14 @@ def home() -> str:
             ).scalars()
         )
     last_game = bidding_store.latest_of(device)
+    start_rules = house_rules.starting_rules(device)
     return render_template(
         "home.html",
         form=NewRubberForm(),
+        start_rules=start_rules,
+        start_values=house_rules.form_values(start_rules),
         recent=recent,
-        outcome_name=wording.outcome_name,
+        outcome_names=wording.outcome_names,
         # The bidding table starts again in one tap, with the names of the phone's last game.
         last_table=bidding_wording.seat_names(last_game.players) if last_game else None,
     )
@@ -107,5 +110,5 @@ def history() -> str:
         seat_names=bidding_wording.seat_names,
         crosses=crosses,
         groups=list(groups),
-        outcome_name=wording.outcome_name,
+        outcome_names=wording.outcome_names,
     )

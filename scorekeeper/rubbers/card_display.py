@@ -1,10 +1,13 @@
-"""What the card-entry pages show: the deck as a grid, a record examined by the engine, and its
-tricks seat by seat with the engine's word beside each card."""
+"""What the card-entry pages show: the deck as a grid, and a record examined by the engine.
+
+The record's tricks are shown seat by seat with the engine's word beside each card."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import engine
@@ -64,8 +67,10 @@ def grid(rules: engine.RuleSet) -> list[SuitRow]:
 
 
 def turned_card_choices(rules: engine.RuleSet) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The cards the dealer may have turned, by suit: the deck's own, or in the Azores (where
-    trump is cut from the rejected cards) the ranks left out of the deck."""
+    """Return the cards the dealer may have turned, by suit.
+
+    They are the deck's own, or in the Azores (where trump is cut from the rejected cards) the ranks
+    left out of the deck."""
     if rules.manilha is engine.Manilha.TEN:
         ranks = [rank for rank in engine.Rank if rank not in engine.rank_order(rules)]
     else:
@@ -77,6 +82,80 @@ def turned_card_choices(rules: engine.RuleSet) -> list[tuple[str, list[tuple[str
             (wording.suit_name(suit), [(str(card), wording.card_face(card)) for card in cards])
         )
     return choices
+
+
+def template_globals() -> dict[str, Any]:
+    """What the templates call to show a card as printed: its face (A♠) and its name."""
+    return {"card_face": wording.card_face, "card_name": wording.card_name}
+
+
+def suit_letters() -> engine.SuitLetters:
+    """Return the suit letters cards are typed with in the reader's language.
+
+    Portuguese ones in the pt-PT and pt-BR interfaces (C copas, O ouros, E espadas, P paus),
+    English ones in English. The API keeps API.md's letters whatever the language."""
+    return (
+        engine.SuitLetters.ENGLISH if str(get_locale()) == "en" else engine.SuitLetters.PORTUGUESE
+    )
+
+
+def letters_hint() -> str:
+    """The typed suit letters with their names and symbols: "C copas ♥, O ouros ♦, ..."."""
+    return ", ".join(
+        f"{letter} {wording.suit_name(suit)} {wording.SUIT_SYMBOLS[suit.value]}"
+        for letter, suit in engine.SUIT_LETTERS[suit_letters()].items()
+    )
+
+
+def typed_example() -> str:
+    """A trick of spades typed with the reader's letters: ``AS 2S 7S JS`` or ``AE 2E 7E JE``."""
+    letter = next(
+        key
+        for key, suit in engine.SUIT_LETTERS[suit_letters()].items()
+        if suit is engine.Suit.SPADES
+    )
+    return " ".join(f"{rank}{letter}" for rank in ("A", "2", "7", "J"))
+
+
+def typed_card(text: str) -> str:
+    """Return a typed card as the engine writes it, read with the reader's suit letters.
+
+    A text that is no card is left as typed, for the verifier to say why. A letter of the other
+    set of letters raises ``engine.SuitLetterError``: it is never guessed."""
+    try:
+        return str(engine.read_typed(text, suit_letters()))
+    except engine.SuitLetterError:
+        raise
+    except engine.CardError:
+        return text
+
+
+def suit_letter_error(error: engine.SuitLetterError) -> str:
+    """Why a typed card's suit letter was refused, with the letters to use."""
+    return _(
+        "%(card)s: %(letter)s is not a suit letter here. Type the suit as %(letters)s.",
+        card=error.text,
+        letter=error.letter,
+        letters=letters_hint(),
+    )
+
+
+def problem_text(problem: engine.RecordProblem) -> str:
+    """Say what is wrong with a record typed or tapped on these pages.
+
+    An unreadable card's example is written with the reader's suit letters and its symbol."""
+    if problem.code is engine.ProblemCode.UNKNOWN_CARD:
+        example = engine.Card(engine.Rank.SEVEN, engine.Suit.HEARTS)
+        letter = next(
+            key for key, suit in engine.SUIT_LETTERS[suit_letters()].items() if suit is example.suit
+        )
+        return _(
+            "%(card)s is not a card: type the rank then the suit, like %(example)s (%(face)s).",
+            card=problem.card or "",
+            example=f"{example.rank}{letter}",
+            face=wording.card_face(example),
+        )
+    return wording.record_problem(problem)
 
 
 def normal(text: str) -> str:
@@ -92,8 +171,10 @@ def normal(text: str) -> str:
 
 @dataclass
 class Examined:
-    """A record in progress as the engine sees it: the finished tricks verified, and the
-    unfinished last trick checked card by card as far as it goes."""
+    """A record in progress as the engine sees it.
+
+    The finished tricks are verified, and the unfinished last trick checked card by card as far as
+    it goes."""
 
     tricks: list[list[str]]
     record: engine.TrickRecord
@@ -203,14 +284,15 @@ def face_of(text: str) -> tuple[str, str]:
 
 
 def trick_views(examined: Examined, players: list[str]) -> tuple[list[TrickView], list[str]]:
-    """The record trick by trick with each problem and revoke beside its card; and the
-    problems that belong to no trick (the turned card)."""
+    """Return the record trick by trick with each problem and revoke beside its card.
+
+    Also return the problems that belong to no trick (the turned card)."""
     results = {trick.number: trick for trick in examined.record.tricks}
     general: list[str] = []
     by_card: dict[tuple[int, str], list[str]] = {}
     by_trick: dict[int, list[str]] = {}
     for problem in examined.problems:
-        text = wording.record_problem(problem)
+        text = problem_text(problem)
         if problem.trick is None:
             general.append(text)
         elif problem.card is None:

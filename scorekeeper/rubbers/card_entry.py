@@ -1,4 +1,4 @@
-"""Card entry: count a pile, replay a hand trick by trick, check a leader's hand for melar.
+"""Card entry: replay a hand trick by trick (the pile and melar calculators: calculators.py).
 
 The engine decides every winner, point, illegal card and revoke. These pages carry the cards
 the person taps (the record in progress travels in the form, never in the database), show the
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import Blueprint, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
@@ -31,12 +31,17 @@ from scorekeeper.rubbers.card_display import (
     examine,
     face_of,
     grid,
+    letters_hint,
     normal,
     problem_keys,
+    problem_text,
+    suit_letter_error,
     trick_views,
     turned_card_choices,
+    typed_card,
+    typed_example,
 )
-from scorekeeper.rubbers.forms import MAX_CARD_TEXT, MelarForm, PileForm, ReplayForm, record_text
+from scorekeeper.rubbers.forms import MAX_CARD_TEXT, ReplayForm, record_text
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 
@@ -48,9 +53,10 @@ bp = Blueprint("cards", __name__)
 TableView = Callable[[Rubber, engine.RubberState], Any]
 
 
-def _at_table(view: TableView) -> Callable[[str], Any]:
-    """The view gets the rubber and its state, if this device may record its hands and one
-    can still be added; otherwise the rubber page says why not."""
+def at_table(view: TableView) -> Callable[[str], Any]:
+    """Wrap a view that gets the rubber and its state, if this device may record its hands.
+
+    It is called only while a hand can still be added; otherwise the rubber page says why not."""
 
     @functools.wraps(view)
     def opened(rubber_id: str) -> Any:
@@ -63,53 +69,6 @@ def _at_table(view: TableView) -> Callable[[str], Any]:
         return view(rubber, state)
 
     return opened
-
-
-def _picked(
-    rules: engine.RuleSet, cards: list[engine.Card], problems: dict[str, str]
-) -> dict[str, Any]:
-    """What a grid of toggled cards shows (a pile, a melar hand): the deck with the picked
-    cards ticked, the problems by card, and the typed texts that are no card of the deck."""
-    suits = grid(rules)
-    known = {cell.text for row in suits for cell in row.cells}
-    return {
-        "suits": suits,
-        "checked": {str(card) for card in cards},
-        "problems": problems,
-        "strays": [text for text in problems if text not in known],
-        "count": len(cards),
-    }
-
-
-# Count a pile ----------------------------------------------------------------------------
-
-
-@bp.get("/r/<rubber_id>/count")
-@_at_table
-def count_pile(rubber: Rubber, _state: engine.RubberState) -> Any:
-    """Tap the cards of one team's pile: its total, and 120 minus it for the other team."""
-    rules = rubber.rule_set()
-    form = PileForm(request.args)
-    cards, problems = form.picked(rules)
-    total = sum(engine.card_points(card, rules) for card in cards)
-    deck_points = engine.tricks.full_deck_points(rules)
-    team = form.team.data if form.team.data in ("0", "1") else "0"
-    if form.action.data == "use" and not problems:
-        return redirect(
-            url_for(
-                "rubbers.rubber", rubber_id=rubber.id, points=total, team=team, _anchor="record"
-            )
-        )
-    return render_template(
-        "cards/count.html",
-        rubber=rubber,
-        teams=rubber.teams,
-        team=team,
-        **_picked(rules, cards, problems),
-        total=total,
-        other=deck_points - total,
-        deck_points=deck_points,
-    ), (422 if problems else 200)
 
 
 # Replay the tricks -----------------------------------------------------------------------
@@ -179,6 +138,11 @@ def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
                 _("A hand has 40 cards: the ones typed after the 40th were left out.")
             )
             texts = texts[:TYPED_AT_ONCE]
+        try:
+            texts = [typed_card(text[:MAX_CARD_TEXT]) for text in texts]
+        except engine.SuitLetterError as error:
+            step.errors.append(suit_letter_error(error))
+            return step
     if texts and step.trump is None:
         step.errors.append(_("Choose the trump first."))
         return step
@@ -191,8 +155,9 @@ def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
 def _play(
     step: Step, text: str, leader: int, rules: engine.RuleSet, trump_card: str | None
 ) -> bool:
-    """Put one card in the record (next, or in place of the one being replaced) if the engine
-    finds nothing new wrong with it; otherwise keep the record and say why beside the card."""
+    """Put one card in the record if the engine finds nothing new wrong with it.
+
+    It goes next or in place of the one replaced; else keep the record and say why beside it."""
     assert step.trump is not None
     text = normal(text)
     before = examine(step.trump, leader, step.tricks, rules, trump_card)
@@ -216,7 +181,7 @@ def _play(
     old = problem_keys(before)
     new = [p for p in after.problems if (p.code, p.trick, p.card) not in old]
     if new:
-        step.refusal = Refusal(text, face, suit, [wording.record_problem(p) for p in new])
+        step.refusal = Refusal(text, face, suit, [problem_text(p) for p in new])
         return False
     step.tricks = candidate
     step.replace = None
@@ -244,6 +209,9 @@ def _replay_page(
         "teams": rubber.teams,
         "turned_cards": turned_card_choices(rules),
         "suit_names": {s.value: wording.suit_name(s) for s in engine.Suit},
+        "letters_hint": letters_hint(),
+        "typed_example": typed_example(),
+        "deck_cards": TRICKS * SEATS,  # what a kept record is counted against
     }
     if step.trump is None:
         return render_template("cards/replay_trump.html", **context), status
@@ -294,7 +262,7 @@ def _current_trick(examined: Examined, views: list[TrickView]) -> CurrentTrick:
 
 
 @bp.route("/r/<rubber_id>/replay", methods=["GET", "POST"])
-@_at_table
+@at_table
 def replay(rubber: Rubber, state: engine.RubberState) -> Any:
     """Replay the hand: trump, then each trick's four cards in play order from its leader."""
     form = ReplayForm()
@@ -306,7 +274,7 @@ def replay(rubber: Rubber, state: engine.RubberState) -> Any:
 
 
 @bp.post("/r/<rubber_id>/replay/confirm")
-@_at_table
+@at_table
 def confirm(rubber: Rubber, state: engine.RubberState) -> Any:
     """The result the cards give, for the person to confirm before it is recorded."""
     form = ReplayForm()
@@ -378,7 +346,7 @@ def _not_finished(examined: Examined) -> str:
 
 
 @bp.post("/r/<rubber_id>/replay/save")
-@_at_table
+@at_table
 def save(rubber: Rubber, state: engine.RubberState) -> Any:
     """Record the confirmed hand with its tricks; the engine scores it again as it is stored."""
     form = ReplayForm()
@@ -417,40 +385,3 @@ def save(rubber: Rubber, state: engine.RubberState) -> Any:
     if not written.repeated and written.state.hands:
         flash(wording.recorded_note(written.state.hands[-1], rubber.teams), "hand")
     return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
-
-
-# Melar -----------------------------------------------------------------------------------
-
-
-@bp.get("/r/<rubber_id>/melar")
-@_at_table
-def melar(rubber: Rubber, state: engine.RubberState) -> Any:
-    """The leader's 10 cards: fewer than 10 points, and they may spoil the deal."""
-    rules = rubber.rule_set()
-    if not rules.melar:
-        abort(404)
-    form = MelarForm(request.args)
-    cards, problems = form.picked(rules)
-    points = may_spoil = None
-    count_error = None
-    if "check" in request.args and not problems:
-        texts = [str(card) for card in cards]
-        if len(texts) != TRICKS:
-            count_error = ngettext(
-                "A hand has 10 cards: %(num)s is picked.",
-                "A hand has 10 cards: %(num)s are picked.",
-                len(texts),
-            )
-        else:
-            points = engine.verify_melar_hand(texts, rules)
-            may_spoil = engine.can_spoil(texts, rules)
-    return render_template(
-        "cards/melar.html",
-        rubber=rubber,
-        leader=player_names(rubber)[state.leader],
-        **_picked(rules, cards, problems),
-        count_error=count_error,
-        points=points,
-        may_spoil=may_spoil,
-        key=secrets.token_urlsafe(16),
-    ), (422 if problems or count_error else 200)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Any
 
@@ -32,8 +33,9 @@ from scorekeeper.web.wording import engine_error
 
 
 class InRange(NumberRange):
-    """A number range that says nothing when the box did not hold a number at all
-    (the field has already said so)."""
+    """A number range that says nothing when the box did not hold a number at all.
+
+    The field has already said so."""
 
     # NumberRange's may be None; _within, which makes every InRange, gives all three.
     min: int
@@ -237,6 +239,21 @@ def is_version(text: str) -> bool:
     return text.isascii() and text.isdigit() and len(text) <= 18
 
 
+class PointsField(IntegerField):
+    """Card points as typed: a whole number; "60,5" or "60.5" is refused, never read as 605."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and re.fullmatch(r"\s*\d*[.,]\d*\s*", str(valuelist[0])):
+            self.data = None
+            raise ValueError(
+                gettext(
+                    "Card points are whole numbers: no card is worth half a point (%(typed)s).",
+                    typed=str(valuelist[0]).strip(),
+                )
+            )
+        super().process_formdata(valuelist)
+
+
 class HandForm(Form):
     """One hand: a team's card points, or a tie, a revoke, a spoiled deal, a bandeira."""
 
@@ -250,10 +267,11 @@ class HandForm(Form):
         default="0",
         validators=[Optional()],
     )
-    points = IntegerField(
+    points = PointsField(
         _l("Card points"),
         validators=[Optional(), _within(0, 120)],
-        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+        # A text box: a number box reads "60,5" its own way (605 in some locales).
+        render_kw={"type": "text", "inputmode": "numeric", "autocomplete": "off"},
     )
     all_tricks = BooleanField(_l("All the tricks (every vaza)"))
     trump = RadioField(
@@ -323,6 +341,12 @@ class UndoForm(Form):
         # Optional() lets a blank (" ") through: that is no version either.
         text = str(self.version.data or "").strip()
         return int(text) if text else None
+
+
+class SpoilForm(UndoForm):
+    """A melar recorded from the melar check: the page's version and its write key.
+
+    The cards travel in the check's own form."""
 
 
 MAX_CARD_TEXT = 4

@@ -69,6 +69,11 @@ class Rubber(Model):
     def teams(self) -> tuple[str, str]:
         return (self.team0, self.team1)
 
+    @property
+    def names(self) -> tuple[engine.Outcome, ...]:
+        """Every name the finished rubber goes by, from its cached result."""
+        return engine.rubber_names(self.outcome, (self.games0, self.games1), self.winner)
+
     def rule_set(self) -> engine.RuleSet:
         return engine.RuleSet.from_dict(self.rules)
 

@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import drawings, facts, hands, store
+from scorekeeper.rubbers import drawings, facts, hands, house_rules, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
@@ -37,7 +37,7 @@ bp = Blueprint("rubbers", __name__)
 
 @bp.route("/rubbers/new", methods=["GET", "POST"])
 def new_rubber() -> Any:
-    form = NewRubberForm()
+    form = house_rules.new_rubber_form()
     if form.validate_on_submit():
         rules = form.rule_set()
         if rules is not None:
@@ -49,7 +49,7 @@ def new_rubber() -> Any:
 @bp.post("/rubbers")
 def quick_rubber() -> Any:
     """Start a rubber with the defaults: one tap from the home page."""
-    form = NewRubberForm()
+    form = house_rules.new_rubber_form()
     if form.validate_on_submit():
         rules = form.rule_set()
         if rules is not None:
@@ -89,8 +89,9 @@ def rubber(rubber_id: str) -> Any:
 
 
 def _kept_page(rubber_id: str) -> Response:
-    """The rubber page from one small query: rendered once per version of the rubber, and the
-    same answer again to a phone that asks again before the rubber changes (see page_cache)."""
+    """Return the rubber page from one small query: rendered once per version of the rubber.
+
+    The same answer goes to a phone that asks again before the rubber changes (see page_cache)."""
     if not store.is_token(rubber_id):
         abort(404)
     found = facts.page_facts(rubber_id, current_device() or "")
@@ -204,7 +205,7 @@ def _render(
         tallies=tuple(drawings.tally(games, state.rules.games_to_win) for games in state.games),
         seats=drawings.table(state),
         summaries={r.number: wording.hand_note(r, rubber.teams) for r in state.hands},
-        outcome=wording.outcome_name(state.outcome),
+        outcome=wording.outcome_names(state.names),
         form=form if can_edit else None,
         can_edit=can_edit,
         # The hand form's offline sync posts to the JSON API with it; only an editing device,
@@ -249,8 +250,9 @@ def back_to_the_rubber(rubber_id: str) -> Response:
 
 @bp.post("/r/<rubber_id>/hands")
 def record_hand(rubber_id: str) -> Any:
-    """A hand from the form: the busiest write, so it reads no more than it must (see
-    hands.record_hand); a refusal is answered with the whole page, loaded the usual way."""
+    """Record a hand from the form: the busiest write, so it reads no more than it must.
+
+    See hands.record_hand; a refusal is answered with the whole page, loaded the usual way."""
     device = current_device()
     form = HandForm()
     if not store.is_token(rubber_id) or not device or not form.validate():
@@ -286,8 +288,10 @@ def record_hand(rubber_id: str) -> Any:
 
 
 def _refused(rubber: Rubber, form: HandForm) -> Any:
-    """A hand refused: the page with the form's errors, or, when another phone has just ended
-    the rubber (its page shows no form, so no errors), the score and why nothing was added."""
+    """Answer a hand refused: the page with the form's errors, or the score and why not.
+
+    The page says the score and why nothing was added when another phone has just ended the rubber
+    (its page shows no form, so no errors)."""
     form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if rubber.finished:
         flash(wording.conflict("finished"), "conflict")

@@ -27,8 +27,10 @@ def ensure_device() -> str:
 
 
 def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
-    """Keep an edit key in the device's session, newest last, so that its page can show the
-    edit link again: a rubber's in ``keys``, a group's in ``group_keys``."""
+    """Keep an edit key in the device's session, newest last.
+
+    This way its page can show the edit link again: a rubber's key goes in ``keys``, a group's in
+    ``group_keys``."""
     keys = dict(session.get(book, {}))
     keys.pop(owner_id, None)
     keys[owner_id] = key

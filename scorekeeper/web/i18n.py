@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from flask import Flask, request
-from flask_babel import get_locale
+from flask_babel import format_datetime, get_locale
 
 from scorekeeper.extensions import babel
 
@@ -33,9 +34,24 @@ def html_lang(locale: str) -> str:
     return locale.replace("_", "-")
 
 
+MOMENT_PATTERNS = {
+    "pt_PT": "dd/MM/yyyy HH:mm",
+    "pt_BR": "dd/MM/yyyy HH:mm",
+    "en": "d MMM yyyy, HH:mm",
+}
+"""A date and time the reader's way: 01/12/2026 09:04 in Portuguese, 1 Dec 2026, 09:04 in
+English (neither month-first nor day-first digits, which English readers take both ways)."""
+
+
+def moment(when: datetime) -> str:
+    """A stored time (UTC) written the reader's way."""
+    locale = str(get_locale() or DEFAULT_LOCALE)
+    return str(format_datetime(when, MOMENT_PATTERNS.get(locale, MOMENT_PATTERNS["pt_PT"])))
+
+
 def _template_context() -> dict[str, Any]:
     locale = str(get_locale() or DEFAULT_LOCALE)
-    return {"locale": locale, "html_lang": html_lang(locale), "locales": LOCALES}
+    return {"locale": locale, "html_lang": html_lang(locale), "locales": LOCALES, "moment": moment}
 
 
 def init_app(app: Flask) -> None:

@@ -6,7 +6,7 @@ sentences, so the pages, the API and the exports say the same thing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask_babel import get_locale, ngettext
@@ -252,6 +252,11 @@ def outcome_name(outcome: engine.Outcome | str | None) -> str:
         "bandeira": _("bandeira"),
         "revoke": _("won by a revoke"),
     }.get(code or "", "")
+
+
+def outcome_names(names: Iterable[engine.Outcome | str]) -> str:
+    """Every name of a finished rubber (``engine.rubber_names``): "bandeira · gato"."""
+    return " · ".join(said for said in map(outcome_name, names) if said)
 
 
 def record_problem(problem: engine.RecordProblem) -> str:

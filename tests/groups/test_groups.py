@@ -1,5 +1,7 @@
-"""The review pages: a group's page, its edit link, starting a rubber by tapping names, moving
-a rubber in, sittings, statistics, a player's rating chart, and the cross to download."""
+"""The review pages: a group's page, its edit link, starting a rubber by tapping names.
+
+Also moving a rubber in, sittings, statistics, a player's rating chart, and the cross to
+download."""
 
 from __future__ import annotations
 
@@ -226,7 +228,7 @@ def test_the_cross_downloads_as_svg_and_png(en: FlaskClient) -> None:
 
 
 @pytest.mark.parametrize(
-    ("accept", "word"), [("pt-PT", "Sessão"), ("pt-BR", "Sessão"), ("en", "Sitting")]
+    ("accept", "word"), [("pt-PT", "Sessão"), ("pt-BR", "As partidas de hoje"), ("en", "Sitting")]
 )
 def test_review_pages_render_in_every_locale(client: FlaskClient, accept: str, word: str) -> None:
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = accept

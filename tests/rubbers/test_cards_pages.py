@@ -19,6 +19,7 @@ from tests.support.records import FULL_RECORD
 WINNERS = [1, 1, 3, 3, 3, 0, 2, 2, 3, 2]
 TRICK_POINTS = [24, 6, 11, 11, 17, 16, 11, 19, 3, 2]
 SEATS = ["Seat 1", "Seat 2", "Seat 3", "Seat 4"]
+SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 @pytest.fixture
@@ -55,8 +56,9 @@ def joined(tricks: list[list[str]]) -> str:
 def play(
     client: FlaskClient, page: str, cards: list[str], record: str = "", **fields: str
 ) -> tuple[str, str]:
-    """Tap the cards one by one, as the page's buttons post them; returns the last page and
-    the record it carries."""
+    """Tap the cards one by one, as the page's buttons post them.
+
+    Return the last page and the record it carries."""
     html = ""
     for card in cards:
         response = client.post(
@@ -279,7 +281,8 @@ def test_the_hand_page_shows_the_stored_record_trick_by_trick(en: FlaskClient) -
     for (_number, body), trick, winner, points in zip(
         tricks, FULL_RECORD, WINNERS, TRICK_POINTS, strict=True
     ):
-        assert re.findall(r'class="card suit-\w">(\w+)<', body) == trick
+        faces = re.findall(r'class="card suit-\w"[^>]*>([^<]+)<', body)
+        assert faces == [card[:-1] + SYMBOLS[card[-1]] for card in trick]  # shown as printed
         assert f"won by {SEATS[winner]}, {points} points" in body
     assert "Seat 2 leads:" in tricks[0][1]
 
@@ -323,7 +326,7 @@ def test_an_unknown_card_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskC
     assert response.status_code == 422
     html = text(response)
     assert errors_for(html, "ZZ") == [
-        "ZZ: ZZ is not a card: write the rank then the suit, like 7H."
+        "ZZ: ZZ is not a card: type the rank then the suit, like 7H (7♥)."
     ]
     assert hidden(html, "record") == joined([FULL_RECORD[0], ["KS", "3S"]])
     # A card of another deck (the 10 outside the Azores) is refused too.
@@ -534,12 +537,14 @@ def test_melar_under_10_points_may_spoil_the_deal(app: Flask, en: FlaskClient) -
     html = text(response)
     assert "6 points: Seat 2 may spoil the deal (melar)." in html
     assert 'data-may-spoil="yes"' in html
-    action = re.search(r'<form method="post" action="([^"]+)">', html)
-    assert action and action.group(1) == page + "/hands"
+    # The Melou button is in the grid's own form: it sends the cards, checked again.
+    action = re.search(r'<form method="post" action="([^"]+)"[^>]*id="melar-cards"', html)
+    assert action and action.group(1) == page + "/melar"
     response = en.post(
-        page + "/hands",
+        page + "/melar",
         data={
-            "action": "spoiled",
+            "action": "spoil",
+            "cards": LOW_HAND,
             "key": hidden_input(html, "key"),
             "version": hidden_input(html, "version"),
         },
@@ -579,8 +584,9 @@ def test_melar_needs_10_different_cards_and_the_setting(en: FlaskClient) -> None
 def test_a_read_only_device_gets_403_and_an_unknown_rubber_404(app: Flask, en: FlaskClient) -> None:
     page = start(en, preset="brasil")
     other = app.test_client()
-    for path in ("/count", "/replay", "/melar"):
-        assert other.get(page + path).status_code == 403, path
+    assert other.get(page + "/replay").status_code == 403
+    for path in ("/count", "/melar"):  # calculators: open to a follower, recording nothing
+        assert other.get(page + path).status_code == 200, path
     for path in ("/replay", "/replay/confirm", "/replay/save"):
         response = other.post(page + path, data={"trump": "H", "record": joined(FULL_RECORD)})
         assert response.status_code == 403, path

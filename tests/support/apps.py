@@ -19,8 +19,9 @@ from scorekeeper.extensions import db
 
 @contextmanager
 def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
-    """The app with its tables made afresh, dropped afterwards: on DATABASE_URL when it is set
-    (PostgreSQL in CI), else in a new SQLite file."""
+    """The app with its tables made afresh, dropped afterwards.
+
+    It runs on DATABASE_URL when it is set (PostgreSQL in CI), else in a new SQLite file."""
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{sqlite_file}"
     app = create_app({**config, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
@@ -37,8 +38,9 @@ def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
 
 @contextmanager
 def served(app: Flask, *, threaded: bool = True) -> Iterator[str]:
-    """The app, CSRF and all, on an HTTP server on a free port of 127.0.0.1 (a thread of this
-    process, so its SQL can be counted here): its URL."""
+    """The app, CSRF and all, on an HTTP server on a free port of 127.0.0.1: its URL.
+
+    The server is a thread of this process, so its SQL can be counted here."""
     server = make_server("127.0.0.1", 0, app, threaded=threaded)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

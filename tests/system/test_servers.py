@@ -1,5 +1,6 @@
-"""More than one app server: two gunicorn servers on one database (PostgreSQL in CI's second
-pass), behind the documented nginx, answer as one.
+"""More than one app server: two gunicorn servers on one database, behind nginx, answer as one.
+
+The database is PostgreSQL in CI's second pass; the nginx is the documented one.
 
 Each server keeps rendered rubber pages and verified session cookies in memory
 (web/page_cache.py, web/security.py). A page kept by one server is checked against the rubber's

@@ -56,3 +56,41 @@ def test_the_docs_glossary_has_the_same_words(client: FlaskClient) -> None:
     docs = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
     in_docs = set(re.findall(r"\*\*([^*]+)\*\*", docs))
     assert page == in_docs
+
+
+@pytest.mark.parametrize("preset", ["portugal", "brasil"])
+def test_the_drawing_the_glossary_and_the_engine_agree_on_who_shuffles_and_cuts(
+    client: FlaskClient, preset: str
+) -> None:
+    """Check RULES.md's seats in the engine, the drawing and the glossary.
+
+    Counter-clockwise, dealer+1 shuffles and leads, dealer+3 cuts; clockwise, dealer+1 cuts
+    and leads, dealer+3 shuffles. Both ways the shuffler sits on the dealer's right and the
+    cutter on the left; only the lead changes side."""
+    from scorekeeper import engine
+    from scorekeeper.rubbers import drawings
+
+    rules = engine.PRESETS[preset]
+    state = engine.new_rubber(rules, first_dealer=0)
+    clockwise = rules.direction is engine.Direction.CLOCKWISE
+    assert (state.shuffler, state.cutter, state.leader) == ((3, 1, 1) if clockwise else (1, 3, 1))
+    places = {seat.seat: seat.place for seat in drawings.table(state)}
+    assert places[state.dealer] == "bottom"  # the dealer faces the table: right is right
+    assert (places[state.shuffler], places[state.cutter]) == ("right", "left")
+    assert places[state.leader] == ("left" if clockwise else "right")
+    html = client.get("/glossary", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    explanation = re.sub(r"\s+", " ", html[html.index('id="baralhar"') :].split("</dd>")[0])
+    assert (
+        "Both in Portugal and in Brazil the dealer's right-hand neighbour shuffles and the "
+        "left-hand neighbour cuts. The first trick is led by the next player in the direction "
+        "of play: in Portugal (counter-clockwise) the one who shuffled, in Brazil (clockwise) "
+        "the one who cut."
+    ) in explanation
+    docs = (ROOT / "docs" / "glossary.md").read_text(encoding="utf-8")
+    assert "in Brazil the two swap" not in docs and "the one who cut" in docs
+
+
+def test_the_bandeira_is_all_120_points_in_brazil_too(client: FlaskClient) -> None:
+    html = client.get("/glossary", headers={"Accept-Language": "en"}).get_data(as_text=True)
+    explanation = html[html.index('id="bandeira"') :].split("</dd>")[0]
+    assert "in Brazil and at online tables, all 120 card points" in explanation

@@ -1,5 +1,7 @@
-"""The headers a phone gets over https, on every kind of answer, and no-store on every page
-that shows an edit key (a cache that kept one would hand the key to whoever reads it)."""
+"""The headers a phone gets over https, on every kind of answer.
+
+Also no-store on every page that shows an edit key (a cache that kept one would hand the key to
+whoever reads it)."""
 
 from __future__ import annotations
 

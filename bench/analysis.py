@@ -1,0 +1,180 @@
+"""The exact analysis' figures: a full deal's value and a whole record's analysis.
+
+Each is set against the plain search (every speed-up off, pure Python) timed in the same run
+on endgames of 6 tricks.
+
+``python -m bench.analysis`` prints them alone; ``make bench`` adds them to the other figures.
+Deals and records come from fixed seeds, so two runs measure the same work. A deal that passes
+``BENCH_ANALYSIS_CAP`` seconds is stopped and counted at the cap (the figure then understates
+the tail, and says how many were stopped).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from bench.figures import Figure, figure, table
+from scorekeeper.engine import RuleSet, Suit, deck, legal_cards, trick_winner, verify_record
+from scorekeeper.engine.analysis import (
+    FAST,
+    PLAIN,
+    Options,
+    OutOfTime,
+    Position,
+    analyse_record,
+    compiled_core,
+    solve,
+)
+
+DEALS = int(os.environ.get("BENCH_ANALYSIS_DEALS", "20"))
+RECORDS = int(os.environ.get("BENCH_ANALYSIS_RECORDS", "10"))
+ENDGAMES = int(os.environ.get("BENCH_ANALYSIS_ENDGAMES", "10"))
+CAP = float(os.environ.get("BENCH_ANALYSIS_CAP", "60"))
+RULES = RuleSet()
+PYTHON = Options(compiled=False)
+
+
+def deal(seed: int, cards: int = 10) -> Position:
+    """A random deal of ``cards`` a hand (the first ``4 * cards`` of a shuffled deck)."""
+    rnd = random.Random(seed)
+    order = list(deck(RULES))
+    rnd.shuffle(order)
+    hands = tuple(frozenset(order[cards * seat : cards * seat + cards]) for seat in range(4))
+    return Position(rnd.choice(list(Suit)), rnd.randrange(4), hands, RULES)
+
+
+def played_out(seed: int) -> tuple[str, int, list[list[str]]]:
+    """A full deal played out with random legal cards: trump, first leader, the 10 tricks."""
+    position = deal(seed)
+    rnd = random.Random(seed + 1)
+    hands = [set(hand) for hand in position.hands]
+    leader = position.leader
+    tricks = []
+    for _ in range(10):
+        trick = []
+        for step in range(4):
+            seat = (leader + step) % 4
+            allowed = sorted(legal_cards(hands[seat], trick[0].suit if trick else None), key=str)
+            card = rnd.choice(allowed)
+            hands[seat].discard(card)
+            trick.append(card)
+        tricks.append([str(card) for card in trick])
+        leader = (leader + trick_winner(trick, position.trump, RULES)) % 4
+    return str(position.trump), position.leader, tricks
+
+
+CPU: list[float] = []
+"""The processor seconds of each timed run, beside its wall-clock seconds: on a shared machine
+the two part, and the table says both."""
+
+
+def _timed(work: Callable[[float], object]) -> tuple[float, bool]:
+    """Seconds ``work(deadline)`` took, and whether it finished within the cap."""
+    start, cpu = time.perf_counter(), time.process_time()
+    try:
+        work(time.monotonic() + CAP)
+    except OutOfTime:
+        CPU.append(time.process_time() - cpu)
+        return CAP, False
+    CPU.append(time.process_time() - cpu)
+    return time.perf_counter() - start, True
+
+
+def _p95(times: list[float]) -> float:
+    ordered = sorted(times)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _value(position: Position, options: Options) -> Callable[[float], object]:
+    return lambda deadline: solve(position, position.search(options), deadline)
+
+
+def _record(seed: int) -> Callable[[float], object]:
+    trump, leader, tricks = played_out(seed)
+    record = verify_record(trump, leader, tricks, RULES)
+
+    def work(deadline: float) -> object:
+        analysis = analyse_record(record, RULES, FAST, deadline)
+        if not analysis.complete:
+            raise OutOfTime
+        return analysis
+
+    return work
+
+
+def endgame_ratio(options: Options) -> tuple[float, float, float]:
+    """Median seconds on the 6-trick endgames: with ``options``, plain, and the plain ÷ it."""
+    fast, plain = [], []
+    for seed in range(ENDGAMES):
+        position = deal(1000 + seed, 6)
+        fast.append(_timed(_value(position, options))[0])
+        plain.append(_timed(_value(position, PLAIN))[0])
+    median_fast, median_plain = statistics.median(fast), statistics.median(plain)
+    return median_fast, median_plain, median_plain / median_fast
+
+
+def analysis_figures() -> list[Figure]:
+    """The figures of docs/performance.md's exact analysis rows."""
+    core = "C core" if compiled_core() else "pure Python (the C core was not built)"
+    fast6, plain6, ratio = endgame_ratio(FAST)
+    python6, _, python_ratio = endgame_ratio(PYTHON)
+    endgames = (
+        f"6-trick endgames: {fast6 * 1000:.1f} ms ({core}), {python6 * 1000:.0f} ms (Python, "
+        f"speed-ups on, {python_ratio:.0f}x the plain), plain search {plain6 * 1000:.0f} ms"
+    )
+    CPU.clear()
+    values = [_timed(_value(deal(seed), FAST)) for seed in range(DEALS)]
+    value_cpu = CPU[:]
+    CPU.clear()
+    records = [_timed(_record(seed)) for seed in range(RECORDS)]
+    record_cpu = CPU[:]
+    figures = [figure("analysis: 6-trick endgame, plain ÷ solver", ratio, 10, ">=", "", endgames)]
+    for name, runs, cpu, median_budget, p95_budget, what in (
+        ("analysis: a full deal's value", values, value_cpu, 0.5, 5.0, f"{DEALS} random deals"),
+        (
+            "analysis: a whole record, 40 positions and best cards",
+            records,
+            record_cpu,
+            2.0,
+            15.0,
+            f"{RECORDS} random records (random legal play)",
+        ),
+    ):
+        times = [seconds for seconds, _ in runs]
+        stopped = sum(1 for _, done in runs if not done)
+        detail = (
+            f"{what}, {core}; p95 {_p95(times):.2f} s, worst {max(times):.2f} s; processor "
+            f"time median {statistics.median(cpu):.2f} s, p95 {_p95(cpu):.2f} s"
+            + (f", {stopped} stopped at the {CAP:.0f} s cap" if stopped else "")
+        )
+        figures.append(
+            figure(f"{name}, median", statistics.median(times), median_budget, "<=", "s", detail)
+        )
+        figures.append(figure(f"{name}, p95", _p95(times), p95_budget, "<=", "s", detail))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    figures.append(
+        figure(
+            "analysis: peak memory of the process",
+            peak,
+            256,
+            "<=",
+            "MiB",
+            "resident set high-water mark over all the runs above (one table of 80 MiB at most)",
+        )
+    )
+    return figures
+
+
+def main() -> int:
+    print(table(analysis_figures()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,28 @@
+"""Exact (double-dummy) analysis of a hand: every card visible, all four playing perfectly.
+
+``options.py`` holds the search's switches and its numbering of cards, ``search.py`` the
+search on cards as bits, ``positions.py`` a position of a hand and its
+best cards, ``replay.py`` the analysis of a whole record of tricks, card by card.
+"""
+
+from .options import FAST, PLAIN, Options, OutOfTime, compiled_core
+from .positions import AnalysisCode, AnalysisError, Position, best_cards, solve
+from .replay import CardAnalysis, RecordAnalysis, analyse_record
+from .search import Search
+
+__all__ = [
+    "FAST",
+    "PLAIN",
+    "AnalysisCode",
+    "AnalysisError",
+    "CardAnalysis",
+    "Options",
+    "OutOfTime",
+    "Position",
+    "RecordAnalysis",
+    "Search",
+    "analyse_record",
+    "best_cards",
+    "compiled_core",
+    "solve",
+]

@@ -1,0 +1,501 @@
+/* The compiled core of search.py: the same alpha-beta, bounds and ordering (search.py is its
+ * reference and its fallback; tests/engine/test_analysis.py checks both against the plain
+ * minimax); only the table differs, a fixed array of two-slot buckets here, a dict there. Cards are 0..39, 10 * suit + place, place 0 the highest; hands are bit masks.
+ * Values are the points team 0 takes from a position to the end. */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#define OPT_TABLE 1
+#define OPT_BLANKS 2
+#define OPT_EQUIVALENT 4
+#define OPT_ORDERING 8
+#define OPT_BOUNDS 16
+#define CHECK_CLOCK_EVERY 2048
+
+static const int PLACE_POINTS[10] = {11, 10, 4, 3, 2, 0, 0, 0, 0, 0};
+static int POINTS[40];
+static uint64_t SUIT_MASK[4];
+static uint8_t PACK[32][32];
+
+typedef struct {
+    uint64_t h[4];
+    int16_t lower, upper;
+    int8_t leader, best;
+    uint8_t used;
+} Entry;
+
+typedef struct {
+    PyObject_HEAD
+    int trump;
+    int options;
+    uint64_t hands[4];
+    Entry *table;
+    uint64_t mask;
+    long long nodes;
+    double deadline;
+    int timed_out;
+    long long stored;
+} Search;
+
+static double monotonic(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec * 1e-9;
+}
+
+static inline int low_card(uint64_t mask) { return __builtin_ctzll(mask); }
+
+static inline int beats(int card, int win, int trump) {
+    int suit = card / 10, win_suit = win / 10;
+    if (suit == win_suit) return card < win;
+    return suit == trump;
+}
+
+static void key_of(Search *s, uint64_t key[4]) {
+    uint64_t *h = s->hands;
+    if (!(s->options & OPT_BLANKS)) {
+        memcpy(key, h, sizeof(uint64_t) * 4);
+        return;
+    }
+    uint64_t remaining = h[0] | h[1] | h[2] | h[3];
+    for (int seat = 0; seat < 4; seat++) {
+        uint64_t packed = 0, hand = h[seat];
+        for (int suit = 0; suit < 4; suit++) {
+            int shift = 10 * suit + 5;
+            packed |= hand & (31ULL << (shift - 5));
+            packed |= (uint64_t)PACK[(remaining >> shift) & 31][(hand >> shift) & 31] << shift;
+        }
+        key[seat] = packed;
+    }
+}
+
+static inline uint64_t hash_key(const uint64_t key[4], int leader) {
+    uint64_t x = key[0] * 0x9E3779B97F4A7C15ULL;
+    x ^= key[1] + 0xBF58476D1CE4E5B9ULL + (x << 6) + (x >> 2);
+    x ^= key[2] * 0x94D049BB133111EBULL + (x << 6) + (x >> 2);
+    x ^= key[3] + 0x2545F4914F6CDD1DULL + (x << 6) + (x >> 2) + (uint64_t)leader;
+    x ^= x >> 31;
+    x *= 0xD6E8FEB86659FD93ULL;
+    x ^= x >> 32;
+    return x;
+}
+
+static void sure_points(Search *s, int *sure0, int *sure1) {
+    uint64_t *h = s->hands;
+    uint64_t trumps = (h[0] | h[1] | h[2] | h[3]) & SUIT_MASK[s->trump];
+    int sure[2] = {0, 0}, team = -1;
+    while (trumps) {
+        uint64_t low = trumps & (~trumps + 1);
+        int holder = (h[0] & low) ? 0 : (h[1] & low) ? 1 : (h[2] & low) ? 2 : 3;
+        if (team < 0) team = holder & 1;
+        else if ((holder & 1) != team) break;
+        sure[team] += POINTS[low_card(low)];
+        trumps ^= low;
+    }
+    *sure0 = sure[0];
+    *sure1 = sure[1];
+}
+
+/* The leader's quick points: in each side suit, the run of top cards it holds, as many as
+ * each opponent holding a trump can follow (one without trumps can never take them). */
+static int quick_points(Search *s, int leader) {
+    uint64_t *h = s->hands;
+    uint64_t remaining = h[0] | h[1] | h[2] | h[3];
+    int total = 0;
+    for (int suit = 0; suit < 4; suit++) {
+        if (suit == s->trump) continue;
+        uint64_t r = remaining & SUIT_MASK[suit], mine = h[leader];
+        int k = 0;
+        while (r && (mine & r & (~r + 1))) {
+            k++;
+            r &= r - 1;
+        }
+        for (int step = 1; step < 4; step += 2) {
+            uint64_t other = h[(leader + step) & 3];
+            int length = __builtin_popcountll(other & SUIT_MASK[suit]);
+            if ((other & SUIT_MASK[s->trump]) && length < k) k = length;
+        }
+        for (uint64_t run = mine & SUIT_MASK[suit]; k > 0; k--, run &= run - 1)
+            total += POINTS[low_card(run)];
+    }
+    return total;
+}
+
+/* The legal cards, one of each run of equivalent cards: returns how many. */
+static int distinct(Search *s, uint64_t legal, uint64_t in_play, int *cards) {
+    int n = 0, previous = -10;
+    int equivalent = s->options & OPT_EQUIVALENT;
+    while (legal) {
+        uint64_t low = legal & (~legal + 1);
+        int card = low_card(low);
+        legal ^= low;
+        if (equivalent && card / 10 == previous / 10 && POINTS[card] == POINTS[previous] &&
+            (in_play & (low - (2ULL << previous))) == 0) {
+            previous = card;
+            continue;
+        }
+        previous = card;
+        cards[n++] = card;
+    }
+    return n;
+}
+
+/* Whether a hand holding ``hand`` can take a trick led in ``led`` that ``win`` now wins. */
+static inline int can_beat(uint64_t hand, int led, int win, int trump) {
+    uint64_t follow = hand & SUIT_MASK[led];
+    int win_suit = win / 10;
+    if (follow) return win_suit == led && (follow & ((1ULL << win) - 1)) != 0;
+    uint64_t trumps = hand & SUIT_MASK[trump];
+    if (!trumps) return 0;
+    if (win_suit != trump) return 1;
+    return (trumps & ((1ULL << win) - 1)) != 0;
+}
+
+static void sort_by(int *cards, int *keys, int n) {
+    for (int i = 1; i < n; i++) {
+        int card = cards[i], key = keys[i], j = i - 1;
+        while (j >= 0 && keys[j] > key) {
+            cards[j + 1] = cards[j];
+            keys[j + 1] = keys[j];
+            j--;
+        }
+        cards[j + 1] = card;
+        keys[j + 1] = key;
+    }
+}
+
+static int lead(Search *s, int leader, int left, int alpha, int beta);
+
+static int last_trick(Search *s, int leader, int left) {
+    int win = 63 - __builtin_clzll(s->hands[leader]), winner = leader;
+    for (int step = 1; step < 4; step++) {
+        int seat = (leader + step) & 3;
+        int card = 63 - __builtin_clzll(s->hands[seat]);
+        if (beats(card, win, s->trump)) {
+            win = card;
+            winner = seat;
+        }
+    }
+    return (winner & 1) == 0 ? left : 0;
+}
+
+static int follow(Search *s, int n, int leader, int led, int win_seat, int win_card, int pile,
+                  uint64_t trick, int left, int alpha, int beta) {
+    uint64_t *h = s->hands;
+    int seat = (leader + n) & 3;
+    uint64_t mine = h[seat];
+    uint64_t legal = mine & SUIT_MASK[led];
+    if (!legal) legal = mine;
+    int cards[10], keys[10];
+    int count = distinct(s, legal, h[0] | h[1] | h[2] | h[3] | trick, cards);
+    int trump = s->trump;
+    if ((s->options & OPT_ORDERING) && count > 1) {
+        int partner = ((win_seat ^ seat) & 1) == 0;
+        uint64_t fourth = h[(seat + 1) & 3];
+        for (int i = 0; i < count; i++) {
+            int c = cards[i], wins = beats(c, win_card, trump);
+            if (n == 2) {
+                /* Third hand: the fourth (an opponent) may still take the trick. */
+                if (partner && !can_beat(fourth, led, win_card, trump))
+                    keys[i] = -POINTS[c];
+                else if (wins && !can_beat(fourth, led, c, trump))
+                    keys[i] = -200 - POINTS[c];
+                else
+                    keys[i] = wins ? c % 10 : 100 + POINTS[c];
+            } else if (partner) keys[i] = (wins ? 100 : 0) - POINTS[c];
+            else if (n == 3) keys[i] = wins ? -POINTS[c] : 100 + POINTS[c];
+            else keys[i] = wins ? c % 10 : 100 + POINTS[c];
+        }
+        sort_by(cards, keys, count);
+    }
+    int maximising = (seat & 1) == 0;
+    int best = maximising ? -1 : 200;
+    int a = alpha, b = beta;
+    for (int i = 0; i < count; i++) {
+        int card = cards[i];
+        uint64_t bit = 1ULL << card;
+        h[seat] = mine ^ bit;
+        int points = POINTS[card], value;
+        int new_seat = win_seat, new_card = win_card;
+        if (beats(card, win_card, trump)) {
+            new_seat = seat;
+            new_card = card;
+        }
+        if (n == 3) {
+            int gain = (new_seat & 1) == 0 ? pile + points : 0;
+            value = gain + lead(s, new_seat, left - points, a - gain, b - gain);
+        } else {
+            value = follow(s, n + 1, leader, led, new_seat, new_card, pile + points, trick | bit,
+                           left - points, a, b);
+        }
+        if (s->timed_out) break;
+        if (maximising) {
+            if (value > best) {
+                best = value;
+                if (value > a) a = value;
+            }
+        } else if (value < best) {
+            best = value;
+            if (value < b) b = value;
+        }
+        if (a >= b) break;
+    }
+    h[seat] = mine;
+    return best;
+}
+
+static int lead(Search *s, int leader, int left, int alpha, int beta) {
+    uint64_t *h = s->hands;
+    uint64_t mine = h[leader];
+    if (!mine) return 0;
+    if ((mine & (mine - 1)) == 0) return last_trick(s, leader, left);
+    s->nodes++;
+    if (s->deadline > 0 && s->nodes % CHECK_CLOCK_EVERY == 0 && monotonic() > s->deadline)
+        s->timed_out = 1;
+    if (s->timed_out) return 0;
+    int lower = 0, upper = left;
+    if (s->options & OPT_BOUNDS) {
+        int sure0, sure1;
+        sure_points(s, &sure0, &sure1);
+        if (leader & 1) sure1 += quick_points(s, leader);
+        else sure0 += quick_points(s, leader);
+        lower = sure0;
+        upper = left - sure1;
+        if (lower >= beta) return lower;
+        if (upper <= alpha) return upper;
+    }
+    Entry *entry = NULL;
+    uint64_t key[4];
+    int hint = -1;
+    if (s->options & OPT_TABLE) {
+        key_of(s, key);
+        /* Two slots per position: the one holding it, else the one with fewer cards. */
+        Entry *pair = &s->table[hash_key(key, leader) & s->mask & ~(uint64_t)1];
+        entry = NULL;
+        for (int i = 0; i < 2; i++)
+            if (pair[i].used && pair[i].leader == leader && memcmp(pair[i].h, key, sizeof key) == 0)
+                entry = &pair[i];
+        if (entry != NULL) {
+            if (entry->lower >= beta) return entry->lower;
+            if (entry->upper <= alpha) return entry->upper;
+            if (entry->lower > lower) lower = entry->lower;
+            if (entry->upper < upper) upper = entry->upper;
+            if (lower >= upper) return lower;
+            hint = entry->best;
+        } else {
+            int size0 = pair[0].used ? __builtin_popcountll(pair[0].h[0] | pair[0].h[1]) : -1;
+            int size1 = pair[1].used ? __builtin_popcountll(pair[1].h[0] | pair[1].h[1]) : -1;
+            entry = size0 <= size1 ? &pair[0] : &pair[1];
+        }
+    }
+    int cards[10], keys[10];
+    uint64_t in_play = h[0] | h[1] | h[2] | h[3];
+    int count = distinct(s, mine, in_play, cards);
+    if (s->options & OPT_ORDERING) {
+        /* The table's best lead first, then the cards with the most points (measured: fewer
+         * nodes than tops of suits first, or the fewest points first). */
+        for (int i = 0; i < count; i++) keys[i] = cards[i] == hint ? -1000 : -POINTS[cards[i]];
+        sort_by(cards, keys, count);
+    }
+    int maximising = (leader & 1) == 0;
+    int best = maximising ? -1 : left + 1, best_card = -1;
+    int a = alpha, b = beta;
+    for (int i = 0; i < count; i++) {
+        int card = cards[i];
+        uint64_t bit = 1ULL << card;
+        h[leader] = mine ^ bit;
+        int points = POINTS[card];
+        int value = follow(s, 1, leader, card / 10, leader, card, points, bit, left - points, a, b);
+        if (s->timed_out) break;
+        if (maximising) {
+            if (value > best) {
+                best = value;
+                best_card = card;
+                if (value > a) a = value;
+            }
+        } else if (value < best) {
+            best = value;
+            best_card = card;
+            if (value < b) b = value;
+        }
+        if (a >= b) break;
+    }
+    h[leader] = mine;
+    if (s->timed_out) return 0;
+    if (entry != NULL) {
+        /* The slot may hold another position by now (always replaced: the newest wins). */
+        if (!(entry->used && entry->leader == leader && memcmp(entry->h, key, sizeof key) == 0)) {
+            memcpy(entry->h, key, sizeof key);
+            entry->leader = (int8_t)leader;
+            entry->lower = 0;
+            entry->upper = (int16_t)left;
+            entry->used = 1;
+            s->stored++;
+        }
+        if (best <= alpha) {
+            if (best < entry->upper) entry->upper = (int16_t)best;
+        } else if (best >= beta) {
+            if (best > entry->lower) entry->lower = (int16_t)best;
+        } else {
+            entry->lower = entry->upper = (int16_t)best;
+        }
+        entry->best = (int8_t)best_card;
+    }
+    return best;
+}
+
+/* root(hands, leader, trick, alpha, beta, deadline): the fail-soft value in the window. */
+static PyObject *Search_root(Search *s, PyObject *args) {
+    unsigned long long h0, h1, h2, h3;
+    int leader, alpha, beta;
+    PyObject *trick_list;
+    double deadline;
+    if (!PyArg_ParseTuple(args, "(KKKK)iO!iid", &h0, &h1, &h2, &h3, &leader, &PyList_Type,
+                          &trick_list, &alpha, &beta, &deadline))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(trick_list);
+    int trick[4];
+    if (n > 4 || leader < 0 || leader > 3) {
+        PyErr_SetString(PyExc_ValueError, "a trick has at most 4 cards, a leader is 0..3");
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long card = PyLong_AsLong(PyList_GET_ITEM(trick_list, i));
+        if (card < 0 || card > 39) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a card is 0..39");
+            return NULL;
+        }
+        trick[i] = (int)card;
+    }
+    uint64_t all = (1ULL << 40) - 1;
+    if ((h0 | h1 | h2 | h3) & ~all) {
+        PyErr_SetString(PyExc_ValueError, "a hand is a mask of 40 bits");
+        return NULL;
+    }
+    s->hands[0] = h0;
+    s->hands[1] = h1;
+    s->hands[2] = h2;
+    s->hands[3] = h3;
+    s->deadline = deadline;
+    s->timed_out = 0;
+    int left = 0;
+    for (int seat = 0; seat < 4; seat++)
+        for (uint64_t m = s->hands[seat]; m; m &= m - 1) left += POINTS[low_card(m)];
+    int value;
+    if (n == 0) {
+        value = lead(s, leader, left, alpha, beta);
+    } else {
+        int win = 0, pile = 0;
+        uint64_t mask = 0;
+        for (int i = 0; i < n; i++) {
+            if (i > 0 && beats(trick[i], trick[win], s->trump)) win = i;
+            mask |= 1ULL << trick[i];
+            pile += POINTS[trick[i]];
+        }
+        if (n == 4) {
+            int winner = (leader + win) & 3, gain = (winner & 1) == 0 ? pile : 0;
+            value = gain + lead(s, winner, left, alpha - gain, beta - gain);
+        } else {
+            value = follow(s, (int)n, leader, trick[0] / 10, (leader + win) & 3, trick[win], pile,
+                           mask, left, alpha, beta);
+        }
+    }
+    if (s->timed_out) return Py_BuildValue("O", Py_None);
+    return PyLong_FromLong(value);
+}
+
+static PyObject *Search_clear(Search *s, PyObject *Py_UNUSED(ignored)) {
+    memset(s->table, 0, sizeof(Entry) * (s->mask + 1));
+    s->stored = 0;
+    Py_RETURN_NONE;
+}
+
+static int Search_init(Search *s, PyObject *args, PyObject *kwargs) {
+    static char *names[] = {"trump", "options", "table_bits", NULL};
+    int trump, options, bits;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iii", names, &trump, &options, &bits))
+        return -1;
+    if (trump < 0 || trump > 3 || bits < 4 || bits > 24) {
+        PyErr_SetString(PyExc_ValueError, "trump is 0..3, table_bits 4..24");
+        return -1;
+    }
+    s->trump = trump;
+    s->options = options;
+    PyMem_Free(s->table);
+    s->table = PyMem_Calloc((size_t)1 << bits, sizeof(Entry));
+    if (s->table == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    s->mask = ((uint64_t)1 << bits) - 1;
+    return 0;
+}
+
+static void Search_dealloc(Search *s) {
+    PyMem_Free(s->table);
+    Py_TYPE(s)->tp_free((PyObject *)s);
+}
+
+static PyObject *Search_nodes(Search *s, void *Py_UNUSED(closure)) {
+    return PyLong_FromLongLong(s->nodes);
+}
+
+static PyObject *Search_stored(Search *s, void *Py_UNUSED(closure)) {
+    return PyLong_FromLongLong(s->stored);
+}
+
+static PyMethodDef Search_methods[] = {
+    {"root", (PyCFunction)Search_root, METH_VARARGS, "The fail-soft value in a window."},
+    {"clear", (PyCFunction)Search_clear, METH_NOARGS, "Empty the table."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Search_getset[] = {
+    {"nodes", (getter)Search_nodes, NULL, "Trick boundaries searched.", NULL},
+    {"stored", (getter)Search_stored, NULL, "Positions in the table.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SearchType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "scorekeeper.engine.analysis._search.Search",
+    .tp_basicsize = sizeof(Search),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "The compiled search of one deal (its trump, options and table).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Search_init,
+    .tp_dealloc = (destructor)Search_dealloc,
+    .tp_methods = Search_methods,
+    .tp_getset = Search_getset,
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_search", "The compiled core of search.py.", -1, NULL,
+};
+
+PyMODINIT_FUNC PyInit__search(void) {
+    for (int i = 0; i < 40; i++) POINTS[i] = PLACE_POINTS[i % 10];
+    for (int suit = 0; suit < 4; suit++) SUIT_MASK[suit] = ((1ULL << 10) - 1) << (10 * suit);
+    for (int r = 0; r < 32; r++)
+        for (int held = 0; held < 32; held++) {
+            int packed = 0, place = 0;
+            for (int bit = 0; bit < 5; bit++)
+                if (r >> bit & 1) {
+                    if ((held & r) >> bit & 1) packed |= 1 << place;
+                    place++;
+                }
+            PACK[r][held] = (uint8_t)packed;
+        }
+    if (PyType_Ready(&SearchType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&SearchType);
+    if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
+        Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

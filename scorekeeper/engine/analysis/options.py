@@ -1,0 +1,98 @@
+"""The search's options, its numbering of cards, and the compiled core when it was built.
+
+Cards are numbers 0..39: ``10 * suit + place``, place 0 the suit's highest rank under the rule
+set (ace, manilha, king, then the two faces, then the five blanks), so one search serves every
+rule variant. A hand is an int with one bit per card.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from types import ModuleType
+
+
+def _load_core() -> ModuleType | None:
+    try:
+        return importlib.import_module("._search", __package__)
+    except ImportError:  # pragma: no cover - built without a C compiler
+        return None
+
+
+COMPILED = _load_core()
+
+PLACES = 10
+PLACE_POINTS = (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
+POINTS = tuple(PLACE_POINTS[i % PLACES] for i in range(4 * PLACES))
+SUIT_MASK = tuple(((1 << PLACES) - 1) << (PLACES * suit) for suit in range(4))
+FACES = 5
+"""Places 0..4 hold points, each a different number; places 5..9 are the blanks."""
+BLANKS = (1 << (PLACES - FACES)) - 1
+CHECK_CLOCK_EVERY = 2048
+"""Trick boundaries searched between two looks at the clock, when there is a deadline."""
+
+
+def _packed(remaining: int, held: int) -> int:
+    """Return ``held`` with the gaps of played blanks closed.
+
+    ``held`` is a subset of ``remaining``, both 5-bit blank masks; the answer keeps the blanks'
+    order among the cards still in play, not their ranks.
+    """
+    packed, place = 0, 0
+    for bit in range(PLACES - FACES):
+        if remaining >> bit & 1:
+            if held >> bit & 1:
+                packed |= 1 << place
+            place += 1
+    return packed
+
+
+PACK = tuple(tuple(_packed(r, h & r) for h in range(32)) for r in range(32))
+
+
+@dataclass(frozen=True)
+class Options:
+    """The speed-ups of the search; each may be switched off and the values stay the same."""
+
+    table: bool = True
+    """A transposition table at trick boundaries: bounds on the points still to come."""
+    blank_classes: bool = True
+    """The table's key closes the gaps of played blanks (their order is all that matters)."""
+    zero_window: bool = True
+    """Zero-window searches bisected to the value (MTD-style) instead of one full window."""
+    equivalent_cards: bool = True
+    """Of cards of one hand with the same points and no card in play between them, try one."""
+    ordering: bool = True
+    """Likely best cards first: the table's best lead, winning cheaply, points on a partner."""
+    bounds: bool = True
+    """Stop when the points still winnable cannot reach the window (a top trump run is sure)."""
+    reuse: bool = True
+    """Keep the table across the 40 positions of a record (they share their endgames)."""
+    compiled: bool = True
+    """The C core (_search.c) when it was built: the same search, about 100 times faster."""
+
+
+PLAIN = Options(
+    table=False,
+    blank_classes=False,
+    zero_window=False,
+    equivalent_cards=False,
+    ordering=False,
+    bounds=False,
+    reuse=False,
+    compiled=False,
+)
+"""Every speed-up off: alpha-beta alone, in Python."""
+
+
+def compiled_core() -> bool:
+    """Whether the C core was built (``pip install`` builds it where a compiler is)."""
+    return COMPILED is not None
+
+
+FAST = Options()
+"""Every speed-up on."""
+
+
+class OutOfTime(Exception):
+    """The search passed its deadline."""

@@ -1,0 +1,408 @@
+"""The exact search: alpha-beta over a deal's cards as bits, every speed-up switchable.
+
+Values are the card points team 0 takes from the position to the end (team 1 takes the rest):
+team 0 maximises, team 1 minimises. The cards' numbering is in ``options.py``; the compiled
+core (``_search.c``) runs the same search when it was built.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from .options import (
+    BLANKS,
+    CHECK_CLOCK_EVERY,
+    COMPILED,
+    FACES,
+    FAST,
+    PACK,
+    PLACES,
+    POINTS,
+    SUIT_MASK,
+    Options,
+    OutOfTime,
+)
+from .ordering import beats, cards_of, follow_order, third_hand_order
+
+TABLE_LIMIT = 250_000
+"""Positions the Python table keeps (some 150 MiB of tuples and lists): then it starts over."""
+
+
+class Search:
+    """One deal's search: its trump suit, the options, the table (kept between calls)."""
+
+    def __init__(self, trump: int, options: Options = FAST, cards: int = 10) -> None:
+        self.trump = trump
+        self.options = options
+        self.table: dict[tuple[int, ...], list[int]] = {}
+        self.hands = [0, 0, 0, 0]
+        self._nodes = 0
+        self.deadline: float | None = None
+        self._clock = time.monotonic
+        self._core: Any = None
+        if options.compiled and COMPILED is not None:
+            flags = sum(
+                bit
+                for bit, on in (
+                    (1, options.table),
+                    (2, options.blank_classes),
+                    (4, options.equivalent_cards),
+                    (8, options.ordering),
+                    (16, options.bounds),
+                )
+                if on
+            )
+            # 2**21 entries of 40 bytes for a full deal: 80 MiB, touched only where used.
+            self._core = COMPILED.Search(trump, flags, min(21, 8 + 2 * max(cards, 1)))
+
+    @property
+    def nodes(self) -> int:
+        """Trick boundaries searched so far."""
+        return int(self._core.nodes) if self._core is not None else self._nodes
+
+    def _forget(self) -> None:
+        if self._core is not None:
+            self._core.clear()
+        self.table = {}
+
+    # ---- the public face: a position's value, and a card's ----
+
+    def value(
+        self,
+        hands: Sequence[int],
+        leader: int,
+        trick: Sequence[int] = (),
+        deadline: float | None = None,
+        known: tuple[int, int | None] = (0, None),
+        first: int | None = None,
+    ) -> int:
+        """Return the points team 0 takes from here to the end, best play by all.
+
+        The trick in play is included. ``hands`` are the four seats' cards not yet played;
+        ``trick`` the cards of the trick in play, from ``leader``. ``known`` are bounds the
+        caller is sure of (None: all the points), ``first`` the first value to test (a likely
+        one).
+        """
+        if not self.options.reuse:
+            self._forget()
+        self.deadline = deadline
+        most = sum(POINTS[c] for hand in hands for c in cards_of(hand)) + sum(
+            POINTS[c] for c in trick
+        )
+        lower, upper = known[0], most if known[1] is None else known[1]
+        if not self.options.zero_window:
+            return self._root(hands, leader, trick, lower - 1, upper + 1)
+        while lower < upper:
+            gamma = (lower + upper + 1) // 2
+            if first is not None and lower < first <= upper:
+                gamma, first = first, None
+            found = self._root(hands, leader, trick, gamma - 1, gamma)
+            if found >= gamma:
+                lower = found
+            else:
+                upper = found
+        return lower
+
+    def at_least(self, hands: Sequence[int], leader: int, trick: Sequence[int], gamma: int) -> bool:
+        """Whether team 0 takes at least ``gamma`` points from here: one zero-window search."""
+        if not self.options.reuse:
+            self._forget()
+        return self._root(hands, leader, trick, gamma - 1, gamma) >= gamma
+
+    def _root(
+        self, hands: Sequence[int], leader: int, trick: Sequence[int], alpha: int, beta: int
+    ) -> int:
+        if self._core is not None:
+            found: int | None = self._core.root(
+                tuple(hands), leader, list(trick), alpha, beta, self.deadline or 0.0
+            )
+            if found is None:
+                raise OutOfTime
+            return found
+        self.hands = list(hands)
+        left = sum(POINTS[c] for hand in hands for c in cards_of(hand))
+        if not trick:
+            return self._lead(leader, left, alpha, beta)
+        win = 0
+        for position in range(1, len(trick)):
+            if beats(trick[position], trick[win], self.trump):
+                win = position
+        mask = 0
+        for card in trick:
+            mask |= 1 << card
+        pile = sum(POINTS[c] for c in trick)
+        if len(trick) == 4:
+            winner = (leader + win) % 4
+            gain = pile if winner % 2 == 0 else 0
+            return gain + self._lead(winner, left, alpha - gain, beta - gain)
+        return self._follow(
+            len(trick),
+            leader,
+            trick[0] // PLACES,
+            (leader + win) % 4,
+            trick[win],
+            pile,
+            mask,
+            left,
+            alpha,
+            beta,
+        )
+
+    # ---- the search ----
+
+    def _key(self, leader: int) -> tuple[int, ...]:
+        h0, h1, h2, h3 = self.hands
+        if not self.options.blank_classes:
+            return (h0, h1, h2, h3, leader)
+        remaining = h0 | h1 | h2 | h3
+        key = [leader]
+        for hand in (h0, h1, h2, h3):
+            packed = 0
+            for suit in range(4):
+                shift = PLACES * suit + FACES
+                row = PACK[remaining >> shift & BLANKS]
+                packed |= (hand & (31 << (shift - FACES))) | row[hand >> shift & BLANKS] << shift
+            key.append(packed)
+        return tuple(key)
+
+    def _sure(self) -> tuple[int, int]:
+        """Return the points each team is sure of from its run of top trumps.
+
+        Each of the top trumps one team holds wins its trick when it is played, whatever
+        happens.
+        """
+        hands = self.hands
+        trumps = (hands[0] | hands[1] | hands[2] | hands[3]) & SUIT_MASK[self.trump]
+        sure = [0, 0]
+        team = -1
+        while trumps:
+            low = trumps & -trumps
+            holder = 0 if hands[0] & low else 1 if hands[1] & low else 2 if hands[2] & low else 3
+            if team < 0:
+                team = holder & 1
+            elif holder & 1 != team:
+                break
+            sure[team] += POINTS[low.bit_length() - 1]
+            trumps ^= low
+        return sure[0], sure[1]
+
+    def _quick(self, leader: int) -> int:
+        """Return the leader's quick points in the side suits.
+
+        In each side suit, the run of top cards it holds, as many as each opponent holding a
+        trump can follow (one without trumps can never take them).
+        """
+        hands = self.hands
+        remaining = hands[0] | hands[1] | hands[2] | hands[3]
+        trumps = SUIT_MASK[self.trump]
+        total = 0
+        for suit in range(4):
+            if suit == self.trump:
+                continue
+            ours = cards_of(hands[leader] & SUIT_MASK[suit])
+            run = 0
+            for card in cards_of(remaining & SUIT_MASK[suit]):
+                if run == len(ours) or card != ours[run]:
+                    break
+                run += 1
+            for step in (1, 3):
+                other = hands[(leader + step) % 4]
+                if other & trumps:
+                    run = min(run, (other & SUIT_MASK[suit]).bit_count())
+            total += sum(POINTS[card] for card in ours[:run])
+        return total
+
+    def _lead(self, leader: int, left: int, alpha: int, beta: int) -> int:
+        """A trick boundary: ``leader`` to lead; ``left`` the points still in the hands."""
+        hands = self.hands
+        mine = hands[leader]
+        if not mine:
+            return 0
+        options = self.options
+        if mine & (mine - 1) == 0:
+            return self._last_trick(leader, left)
+        if self.deadline is not None:
+            self._nodes += 1
+            if self._nodes % CHECK_CLOCK_EVERY == 0 and self._clock() > self.deadline:
+                raise OutOfTime
+        lower, upper = 0, left
+        if options.bounds:
+            sure0, sure1 = self._sure()
+            if leader % 2:
+                sure1 += self._quick(leader)
+            else:
+                sure0 += self._quick(leader)
+            lower, upper = sure0, left - sure1
+            if lower >= beta:
+                return lower
+            if upper <= alpha:
+                return upper
+        entry = None
+        hint = -1
+        if options.table:
+            key = self._key(leader)
+            entry = self.table.get(key)
+            if entry is not None:
+                if entry[0] >= beta:
+                    return entry[0]
+                if entry[1] <= alpha:
+                    return entry[1]
+                lower = max(lower, entry[0])
+                upper = min(upper, entry[1])
+                if lower >= upper:
+                    return lower
+                hint = entry[2]
+        maximising = leader % 2 == 0
+        best = -1 if maximising else left + 1
+        best_card = -1
+        a, b = alpha, beta
+        for card in self._leads(leader, mine, hint):
+            bit = 1 << card
+            hands[leader] = mine ^ bit
+            points = POINTS[card]
+            value = self._follow(
+                1, leader, card // PLACES, leader, card, points, bit, left - points, a, b
+            )
+            if maximising:
+                if value > best:
+                    best, best_card = value, card
+                    if value > a:
+                        a = value
+            elif value < best:
+                best, best_card = value, card
+                if value < b:
+                    b = value
+            if a >= b:
+                break
+        hands[leader] = mine
+        if options.table:
+            if entry is None:
+                if len(self.table) >= TABLE_LIMIT:
+                    self.table.clear()  # a cache: emptied, never grown past the memory budget
+                entry = [0, left, best_card]
+                self.table[key] = entry
+            if best <= alpha:
+                entry[1] = min(entry[1], best)
+            elif best >= beta:
+                entry[0] = max(entry[0], best)
+            else:
+                entry[0] = entry[1] = best
+            entry[2] = best_card
+        return best
+
+    def _last_trick(self, leader: int, left: int) -> int:
+        hands = self.hands
+        win_card = hands[leader].bit_length() - 1
+        winner = leader
+        for step in (1, 2, 3):
+            seat = (leader + step) % 4
+            card = hands[seat].bit_length() - 1
+            if beats(card, win_card, self.trump):
+                win_card, winner = card, seat
+        return left if winner % 2 == 0 else 0
+
+    def _leads(self, leader: int, mine: int, hint: int) -> list[int]:
+        options = self.options
+        in_play = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
+        cards = self._distinct(mine, in_play) if options.equivalent_cards else cards_of(mine)
+        if not options.ordering:
+            return cards
+        # The most points first (measured: fewer nodes than tops of suits first).
+        ranked = sorted(cards, key=lambda c: -POINTS[c])
+        if hint in ranked:
+            ranked.remove(hint)
+            ranked.insert(0, hint)
+        return ranked
+
+    def _distinct(self, legal: int, in_play: int) -> list[int]:
+        """The legal cards, one of each run of equivalent cards."""
+        cards: list[int] = []
+        previous = -PLACES
+        while legal:
+            low = legal & -legal
+            card = low.bit_length() - 1
+            legal ^= low
+            if (
+                card // PLACES == previous // PLACES
+                and POINTS[card] == POINTS[previous]
+                and in_play & (low - (2 << previous)) == 0
+            ):
+                previous = card
+                continue
+            previous = card
+            cards.append(card)
+        return cards
+
+    def _follow(
+        self,
+        n: int,
+        leader: int,
+        led: int,
+        win_seat: int,
+        win_card: int,
+        pile: int,
+        trick: int,
+        left: int,
+        alpha: int,
+        beta: int,
+    ) -> int:
+        """The ``n``-th card of the trick (1..3), the trick led in suit ``led``."""
+        hands = self.hands
+        seat = (leader + n) % 4
+        mine = hands[seat]
+        legal = mine & SUIT_MASK[led] or mine
+        options = self.options
+        trump = self.trump
+        if options.equivalent_cards:
+            cards = self._distinct(legal, hands[0] | hands[1] | hands[2] | hands[3] | trick)
+        else:
+            cards = cards_of(legal)
+        if options.ordering and len(cards) > 1:
+            if n == 2:
+                fourth = hands[(seat + 1) % 4]
+                cards.sort(key=third_hand_order(win_seat ^ seat, win_card, trump, led, fourth))
+            else:
+                cards.sort(key=follow_order(win_seat ^ seat, win_card, trump, n == 3))
+        maximising = seat % 2 == 0
+        best = -1 if maximising else 200
+        a, b = alpha, beta
+        for card in cards:
+            bit = 1 << card
+            hands[seat] = mine ^ bit
+            points = POINTS[card]
+            if beats(card, win_card, trump):
+                new_seat, new_card = seat, card
+            else:
+                new_seat, new_card = win_seat, win_card
+            if n == 3:
+                total = pile + points
+                gain = total if new_seat % 2 == 0 else 0
+                value = gain + self._lead(new_seat, left - points, a - gain, b - gain)
+            else:
+                value = self._follow(
+                    n + 1,
+                    leader,
+                    led,
+                    new_seat,
+                    new_card,
+                    pile + points,
+                    trick | bit,
+                    left - points,
+                    a,
+                    b,
+                )
+            if maximising:
+                if value > best:
+                    best = value
+                    if value > a:
+                        a = value
+            elif value < best:
+                best = value
+                if value < b:
+                    b = value
+            if a >= b:
+                break
+        hands[seat] = mine
+        return best

@@ -1,0 +1,124 @@
+"""Which rules a new rubber starts on, and the rules in force said in words.
+
+A phone that has played before starts on its last rubber's rules; a phone new to the app
+starts on the preset of its language (Brasil in pt-BR, Portugal otherwise). The rubber page
+names its preset and every setting changed from it (``engine.RuleSet.changed``), with the
+words of the new-rubber form, so each says a setting the same way.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import request
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from scorekeeper import engine
+from scorekeeper.extensions import db
+from scorekeeper.rubbers.forms import AS_PRESET, NewRubberForm, choices
+from scorekeeper.rubbers.models import DeviceRubber, Rubber
+from scorekeeper.web.device import current_device
+
+LOCALE_PRESETS = {"pt_BR": "brasil"}
+"""The preset a phone new to the app starts on, by its language; Portugal's otherwise."""
+
+
+def starting_rules(device: str | None) -> engine.RuleSet:
+    """The rules of the phone's last rubber, else its language's preset."""
+    if device:
+        last = db.session.execute(
+            db.select(Rubber.rules)
+            .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
+            .where(DeviceRubber.device == device)
+            .order_by(DeviceRubber.created_at.desc(), DeviceRubber.rubber_id.desc())
+            .limit(1)
+        ).scalar()
+        if last:
+            try:
+                return engine.RuleSet.from_dict(last)
+            except engine.RulesError:
+                pass  # a rubber stored under rules this version no longer takes
+    return engine.PRESETS[LOCALE_PRESETS.get(str(get_locale()), "portugal")]
+
+
+def form_values(rules: engine.RuleSet) -> dict[str, str]:
+    """The new-rubber form's fields for these rules: the preset, and each setting changed."""
+    written = rules.to_dict()
+    values = {"preset": rules.preset}
+    for name in rules.changed():
+        value = written[name]
+        values[name] = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+    return values
+
+
+def new_rubber_form() -> NewRubberForm:
+    """Return the new-rubber form of this request.
+
+    It holds what was posted, or, for the page's first view and a one-tap start that says no
+    rules, the rules this phone starts on. Each house-rule box says what its preset has."""
+    form = NewRubberForm()
+    posted = request.method == "POST"
+    # The full form always sends its preset; the home page's one tap may not (an old page).
+    bare_tap = (
+        posted and request.endpoint == "rubbers.quick_rubber" and "preset" not in request.form
+    )
+    if bare_tap or (not posted and "preset" not in request.args):
+        for name, value in form_values(starting_rules(current_device())).items():
+            form[name].data = int(value) if name == "games_to_win" else value
+    elif not posted and request.args.get("preset") in engine.PRESETS:
+        form.preset.data = request.args["preset"]
+    _show_preset_values(form)
+    return form
+
+
+def _select(form: NewRubberForm, name: str) -> Any:
+    """A select box of the form (WTForms' stubs type its choices as pairs, not SelectChoice)."""
+    return form[name]
+
+
+def _option_words(form: NewRubberForm, name: str, rules: engine.RuleSet) -> str:
+    value = rules.to_dict()[name]
+    wanted = ("yes" if value else "no") if isinstance(value, bool) else str(value)
+    options = _select(form, name).choices
+    return str(next(choice.label for choice in options if choice.value == wanted))
+
+
+def _show_preset_values(form: NewRubberForm) -> None:
+    """Make each house-rule box's "as the preset says" option say what the preset has.
+
+    Each box carries every preset's value too, for the page to follow a change of preset."""
+    preset = engine.PRESETS.get(str(form.preset.data), engine.PRESETS["portugal"])
+    for name in form.SETTINGS:
+        field = _select(form, name)
+        words = {key: _option_words(form, name, rules) for key, rules in engine.PRESETS.items()}
+        field.choices = [
+            *choices([(AS_PRESET, _("as the preset says: %(value)s", value=words[preset.preset]))]),
+            *field.choices[1:],
+        ]
+        field.render_kw = {
+            "data-preset-values": json.dumps(words, ensure_ascii=False),
+            "data-as-preset": _("as the preset says: %(value)s", value="{value}"),
+        }
+
+
+def rules_in_words(rules: engine.RuleSet) -> str:
+    """The rules in force: the preset's name, and every setting changed from it in words."""
+    form = NewRubberForm(formdata=None)
+    presets = _select(form, "preset").choices
+    preset = next(str(choice.label) for choice in presets if choice.value == rules.preset)
+    changed = []
+    for name in rules.changed():
+        if name == "games_to_win":
+            changed.append(f"{form.games_to_win.label.text}: {rules.games_to_win}")
+        else:
+            changed.append(f"{form[name].label.text}: {_option_words(form, name, rules)}")
+    if not changed:
+        return _("Rules: %(preset)s.", preset=preset)
+    return _("Rules: %(preset)s, with %(changes)s.", preset=preset, changes="; ".join(changed))
+
+
+def template_globals() -> dict[str, Any]:
+    """What the templates call: the rules in force in words."""
+    return {"rules_in_words": rules_in_words}
