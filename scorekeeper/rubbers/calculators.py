@@ -74,9 +74,8 @@ def _zero_question(rubber: Rubber, state: engine.RubberState, team: int) -> str:
     hand = engine.Hand.played(0)
     preview = engine.play_hand(state, hand if team == 0 else hand.mirrored()).hands[-1]
     return _(
-        "0 points for %(team)s: %(other)s would score %(summary)s. Is that right?",
+        "%(team)s: 0 points. Then the hand reads “%(summary)s”. Is that right?",
         team=rubber.teams[team],
-        other=rubber.teams[1 - team],
         summary=wording.hand_summary(preview, rubber.teams),
     )
 
