@@ -1,6 +1,8 @@
-"""The group's display page, for the café's TV: every rubber of the group being played now, each
-with its cross and score, and the group's standings, big enough to read across the room. It has
-no controls and keeps itself up to date (app.js, "Following live" in docs/decisions.md)."""
+"""The group's display page, for the café's TV: its rubbers being played now and its standings.
+
+Every rubber of the group being played now is shown with its cross and score, beside the group's
+standings, big enough to read across the room. It has no controls and keeps itself up to date
+(app.js, "Following live" in docs/decisions.md)."""
 
 from __future__ import annotations
 
@@ -51,9 +53,11 @@ def playing(group_id: str, now: datetime) -> list[Rubber]:
 
 
 def _etag(group: Group, rubbers: list[Rubber]) -> str:
-    """What the page depends on: the rubbers shown at their versions, and the group's last write
-    (every write of one of its rubbers stamps the group's row, so an edit to an older rubber,
-    which moves the standings, is seen too)."""
+    """Return the page's ETag, a hash of what the page depends on.
+
+    That is the rubbers shown at their versions, and the group's last write: every write of one of
+    its rubbers stamps the group's row, so an edit to an older rubber, which moves the standings,
+    is seen too."""
     facts = (
         group.id,
         group.updated_at.isoformat(),

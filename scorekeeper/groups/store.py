@@ -106,8 +106,10 @@ def move(rubber: Rubber, group: Group) -> None:
 
 
 def leave(rubber: Rubber) -> None:
-    """Undo :func:`move`: take a rubber out of its group again, and commit. Its seat rows and
-    its part of the group's totals go, and the rubbers after it are rated again without it.
+    """Undo :func:`move`: take a rubber out of its group again, and commit.
+
+    Its seat rows and its part of the group's totals go, and the rubbers after it are rated again
+    without it.
 
     Raises ``store.Conflict("busy")`` when another write got to the rubber or the group first.
     """

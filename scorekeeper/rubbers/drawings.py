@@ -63,8 +63,9 @@ def dot_position(team: int, index: int) -> tuple[float, float]:
 
 
 def label_position(team: int, index: int) -> tuple[float, float, str]:
-    """Where the hand number of the team's game ``index`` goes: left or right of a dot on an
-    upright arm, above or below one on a level arm (the side the dot is on)."""
+    """Return where the hand number of the team's game ``index`` goes, on the side its dot is on.
+
+    Left or right of a dot on an upright arm, above or below one on a level arm."""
     x, y = dot_position(team, index)
     side = -1 if team == 0 else 1
     if _ARMS[index % 4][0] == 0:  # an upright arm: the dots sit beside it

@@ -1,5 +1,7 @@
-"""What a rubber page depends on, read in one small query: the facts that make the key of its kept
-answer (see web/page_cache.py) and its ETag, which the page also carries for follow.js."""
+"""What a rubber page depends on, read in one small query.
+
+These facts make the key of its kept answer (see web/page_cache.py) and its ETag, which the page
+also carries for follow.js."""
 
 from __future__ import annotations
 
@@ -82,13 +84,16 @@ def answer_key(rubber_id: str, facts: Facts) -> tuple[tuple[Any, ...], str | Non
 
 
 def table(facts: Facts) -> tuple[str | None, int | None]:
-    """What the sitting's count and link depend on besides the rubber itself (docs/decisions.md,
-    "The sitting on the rubber page")."""
+    """Return what the sitting's count and link depend on besides the rubber itself.
+
+    See docs/decisions.md, "The sitting on the rubber page"."""
     return (facts.next_id, facts.previous_version)
 
 
 def etag(answer_key: tuple[Any, ...]) -> str:
-    """The (weak) ETag of an answer: a hash of its key and of the build (a new release is a new
-    ETag), which the page also carries for its script to ask again with (see follow.js)."""
+    """Return the (weak) ETag of an answer: a hash of its key and of the build.
+
+    A new release is a new ETag. The page also carries it, for its script to ask again with (see
+    follow.js)."""
     digest = hashlib.sha256(repr((*answer_key, current_app.extensions["build_id"])).encode())
     return digest.hexdigest()[:16]

@@ -105,8 +105,7 @@ _YES_NO = [("yes", _l("yes")), ("no", _l("no"))]
 
 
 def same_player(name: str | None) -> str:
-    """A seat's name as two seats are compared: as a group matches its players' names (accents
-    composed, no spaces around, case folded; docs/decisions.md, "Names"), "" for nobody."""
+    """Return a seat's name as seats are compared, as a group matches names; "" for nobody."""
     return unicodedata.normalize("NFC", name or "").strip().casefold()
 
 
@@ -310,8 +309,7 @@ class HandForm(Form):
         return hand if (self.team.data or "0") == "0" else hand.mirrored()
 
     def typed_team(self) -> int | None:
-        """The team whose points were typed (or whose bandeira was tapped), kept beside the hand
-        so that its edit form opens as it was entered; None for a hand without points."""
+        """Return which team's points were typed or bandeira tapped, for its edit form, or None."""
         action = self.action.data
         if action in ("bandeira-0", "bandeira-1"):
             return int(action[-1])

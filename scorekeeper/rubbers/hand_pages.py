@@ -1,6 +1,8 @@
-"""One recorded hand of a rubber: its page (the hand as played, its tricks, a revoke the cards
-prove) and its edit form, which replaces it and counts every later hand again. The routes are
-the rubber page's blueprint's (``rubbers.hand``, ``rubbers.edit_hand``)."""
+"""One recorded hand of a rubber: its page and its edit form.
+
+The page shows the hand as played, its tricks and a revoke the cards prove; the edit form replaces
+the hand and counts every later hand again. The routes are the rubber page's blueprint's
+(``rubbers.hand``, ``rubbers.edit_hand``)."""
 
 from __future__ import annotations
 
@@ -102,9 +104,11 @@ def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
 
 
 def _fill(form: HandForm, row: Any, winner: int | None) -> None:
-    """Put a stored hand back into the form as it was entered: a played hand on the side whose
-    points were typed ("Nós, 25" stays "Nós, 25", not "Eles, 95"), so a number changed without
-    looking stays that team's; a hand with no side kept, from its winner's side."""
+    """Put a stored hand back into the form as it was entered.
+
+    A played hand goes on the side whose points were typed ("Nós, 25" stays "Nós, 25", not
+    "Eles, 95"), so a number changed without looking stays that team's; a hand with no side kept,
+    on its winner's side."""
     if row.kind == "tie":
         form.action.data = "tie"
     elif row.kind == "spoiled":

@@ -1,5 +1,7 @@
-"""The rubber's share page: the link to follow the score and, on a phone that holds it, the link
-to record hands, each with the phone's share sheet, a copy button and a QR code."""
+"""The rubber's share page: the link to follow the score and the link to record hands.
+
+The link to record hands is shown on a phone that holds it; each link comes with the phone's share
+sheet, a copy button and a QR code."""
 
 from __future__ import annotations
 

@@ -162,8 +162,10 @@ def _answer(
 
 
 def _prefill(form: HandForm, rubber_id: str) -> None:
-    """Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed;
-    after a hand, the team whose points were typed stays chosen (the same person counts)."""
+    """Prefill the form with points counted elsewhere, or the team whose points were last typed.
+
+    Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed; after
+    a hand, the team whose points were typed stays chosen (the same person counts)."""
     points = request.args.get("points", type=int)
     team = request.args.get("team")
     if points is not None and 0 <= points <= 120 and team in ("0", "1"):
@@ -240,8 +242,10 @@ def quick_rubber_again() -> Response:
 @bp.get("/r/<rubber_id>/replay/confirm")
 @bp.get("/r/<rubber_id>/replay/save")
 def back_to_the_rubber(rubber_id: str) -> Response:
-    """A form's address opened again (the tab restored after a refused hand, a reload): the
-    rubber, never a 405 page. Nothing is written; the form is on the page."""
+    """Redirect a form's address opened again to the rubber, never to a 405 page.
+
+    The address is opened again when the tab is restored after a refused hand, or on a reload.
+    Nothing is written; the form is on the page."""
     if not store.is_token(rubber_id):
         abort(404)
     target = "cards.replay" if request.path.endswith(("/confirm", "/save")) else ".rubber"

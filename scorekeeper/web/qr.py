@@ -1,5 +1,6 @@
-"""QR codes of the app's links, drawn on the server by segno as inline SVG: no script, no
-other host, and a phone's camera opens the link."""
+"""QR codes of the app's links, drawn on the server by segno as inline SVG.
+
+No script, no other host, and a phone's camera opens the link."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ BORDER = 4
 
 
 def qr_svg(url: str, label: str) -> Markup:
-    """The QR code of ``url`` as an SVG element named ``label`` for screen readers: dark
-    modules on white whatever the page's colours (a scanner wants dark on light), one unit a
+    """Return the QR code of ``url`` as an SVG element named ``label`` for screen readers.
+
+    Dark modules on white whatever the page's colours (a scanner wants dark on light), one unit a
     module, sized by the stylesheet.
 
     >>> svg = qr_svg("https://example.org/r/abc", "QR code")

@@ -219,8 +219,10 @@ def hand_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
 
 
 def recorded_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
-    """The note after a hand is recorded: its :func:`hand_note`, except that a tie leaving games
-    pending is just the tie (the page says what it carries, right under the score)."""
+    """Return the note after a hand is recorded: its :func:`hand_note`, but for a pending tie.
+
+    A tie leaving games pending is just the tie (the page says what it carries, right under the
+    score)."""
     if {engine.HandReason.TIE_CARRY, engine.HandReason.TIE_DOUBLE} & set(result.reasons):
         return Markup.escape(_("60-60: a tie."))
     return hand_note(result, teams)
@@ -240,8 +242,10 @@ def outcome_said(outcome: engine.Outcome | str | None) -> bool:
 
 
 def outcome_name(outcome: engine.Outcome | str | None) -> str:
-    """The name of a finished rubber's outcome in the reader's interface, or "" where its
-    players have none (pente is gato in Brazil; chapéu and arrepio are said only there)."""
+    """Return the name of a finished rubber's outcome in the reader's interface, or "".
+
+    It is "" where its players have none (pente is gato in Brazil; chapéu and arrepio are said
+    only there)."""
     code = outcome.value if isinstance(outcome, engine.Outcome) else outcome
     if not outcome_said(code):
         return ""

@@ -1,6 +1,8 @@
-"""The café's TV: a group's display page shows every rubber being played now, with its cross
-and score, and the standings; it follows them by itself at one request per 5 s, has no
-controls, fills the screen, and comes back by itself after a reload while the server was down."""
+"""The café's TV: a group's display page shows every rubber being played now, and the standings.
+
+Each rubber comes with its cross and score; the page follows them by itself at one request per
+5 s, has no controls, fills the screen, and comes back by itself after a reload while the server
+was down."""
 
 from __future__ import annotations
 

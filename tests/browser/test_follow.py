@@ -1,7 +1,8 @@
-"""Following a rubber live (API.md, "Following a rubber live"): the read-only link, and an
-editing phone's second page, show a new hand within 10 s without a reload, asking the server at
-most once every 5 s, nothing while hidden, and carry on by themselves after the network or the
-server was away.
+"""Following a rubber live (API.md, "Following a rubber live"): a new hand shows by itself.
+
+The read-only link, and an editing phone's second page, show a new hand within 10 s without a
+reload, asking the server at most once every 5 s, nothing while hidden, and carry on by
+themselves after the network or the server was away.
 
 Requests are counted where they arrive, in the app (by the browser's user agent), so the
 service worker's part in them is counted too.
@@ -75,8 +76,10 @@ def record(base: str, rubber: dict[str, Any], body: dict[str, Any]) -> dict[str,
 
 
 def follow(page: Any, url: str) -> None:
-    """Open the page, once the service worker runs it and keeps it (as on a phone that has
-    been here before), and mark the document so that a reload would show."""
+    """Open the page once the service worker runs it and keeps it, and mark the document.
+
+    The service worker keeps it as on a phone that has been here before; the mark is there so
+    that a reload would show."""
     page.goto(url)
     page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     wait_until_kept(page)
@@ -131,8 +134,9 @@ def test_a_follower_sees_a_hand_within_10_s_without_a_reload(
 def test_an_editing_phones_second_page_follows_and_still_records(
     table: CountedServer, browser: Any
 ) -> None:
-    """The edit link opened on a second phone: it shows the first phone's hands by itself,
-    waits while its points box is in use, and the hand it then records counts (its form took
+    """The edit link opened on a second phone shows the first phone's hands by itself.
+
+    It waits while its points box is in use, and the hand it then records counts (its form took
     the new version, so it is not refused as stale)."""
     rubber = new_rubber(table.url)
     context = browser.new_context(**PHONE)

@@ -1,6 +1,7 @@
-"""At a real table (the issue of that name): real names, the panel over the score, the hand
-list, the edit form, a finished rubber, the toggles, small print, the group's tables and the
-dead ends, measured on a phone in European Portuguese."""
+"""At a real table (the issue of that name), measured on a phone in European Portuguese.
+
+Real names, the panel over the score, the hand list, the edit form, a finished rubber, the
+toggles, small print, the group's tables and the dead ends."""
 
 from __future__ import annotations
 
@@ -334,8 +335,9 @@ def test_a_hand_opens_for_editing_as_it_was_entered(live_server: str, phone: Any
 
 
 def test_a_hand_typed_for_the_losers_opens_as_it_was_typed(live_server: str, phone: Any) -> None:
-    """ "Nós, 25" is Eles' hand (95): the form opens on Nós and 25, as typed, and a number changed
-    there stays Nós' number."""
+    """ "Nós, 25" is Eles' hand (95): the form opens on Nós and 25, as typed.
+
+    A number changed there stays Nós' number."""
     phone.goto(live_server + "/")
     phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
     expect(phone).to_have_url(re.compile(r"/r/[A-Za-z0-9_-]{32}$"))
@@ -356,8 +358,9 @@ def test_a_hand_typed_for_the_losers_opens_as_it_was_typed(live_server: str, pho
 
 
 def group_with(phone: Any, live_server: str, rubbers: list[list[str]]) -> str:
-    """A group whose rubbers are played with the players of the issue, each a list of points
-    (typed for the first team)."""
+    """Return a group whose rubbers are played with the players of the issue.
+
+    Each rubber is a list of points (typed for the first team)."""
     phone.goto(live_server + "/groups/new")
     phone.get_by_label("Nome do grupo").fill("Os do Café Central")
     phone.get_by_role("button", name="Criar o grupo").tap()

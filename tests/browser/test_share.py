@@ -1,6 +1,7 @@
-"""Sharing a rubber from the phone at the table: the phone's share sheet where it has one, a
-copy button, and QR codes of the follow and edit links that a camera reads (decoded here with
-zxing-cpp from what Chromium drew)."""
+"""Sharing a rubber from the phone at the table: share sheet, copy button and QR codes.
+
+The phone's share sheet where it has one, a copy button, and QR codes of the follow and edit
+links that a camera reads (decoded here with zxing-cpp from what Chromium drew)."""
 
 from __future__ import annotations
 

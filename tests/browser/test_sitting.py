@@ -1,5 +1,7 @@
-"""The sitting on the rubber page: the running count of rubbers at the table, and a won rubber's
-link to the next one at the same table, which a follower sees by itself."""
+"""The sitting on the rubber page: the count of rubbers at the table, and the link to the next.
+
+The running count of rubbers at the table, and a won rubber's link to the next one at the same
+table, which a follower sees by itself."""
 
 from __future__ import annotations
 

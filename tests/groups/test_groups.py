@@ -260,8 +260,9 @@ def test_ratings_are_written_the_readers_way(en: FlaskClient) -> None:
 
 
 def test_a_move_undone_leaves_the_group_as_it_was(app: Flask, en: FlaskClient) -> None:
-    """Bringing a rubber in asks first (a disclosure), and this phone can take it out again:
-    the group's totals and ratings are then a full recompute without it, as before the move."""
+    """Bringing a rubber in asks first (a disclosure), and this phone can take it out again.
+
+    The group's totals and ratings are then a full recompute without it, as before the move."""
     group = new_group(en, "Tasca do Zé")
     for players, hands in RUBBERS:
         play(en, new_rubber(en, group, players=players), *hands)

@@ -1,5 +1,6 @@
-"""What a page that follows a rubber live asks with (API.md, "Following a rubber live"): the
-rubber page carries its own ETag for follow.js, and the API's state has one too."""
+"""What a page that follows a rubber live asks with (API.md, "Following a rubber live").
+
+The rubber page carries its own ETag for follow.js, and the API's state has one too."""
 
 from __future__ import annotations
 
@@ -29,8 +30,10 @@ def test_the_page_carries_the_etag_it_is_answered_with(app: Flask, client: Flask
 def test_the_page_with_a_note_carries_the_etag_of_the_page_without_it(
     client: FlaskClient,
 ) -> None:
-    """After a hand the page shows its note once, rendered on its own; it carries the ETag of the
-    kept page of the same version, so the script asks without fetching the page again."""
+    """After a hand the page shows its note once, rendered on its own.
+
+    It carries the ETag of the kept page of the same version, so the script asks without fetching
+    the page again."""
     page = client.post("/rubbers").location
     client.post(page + "/hands", data={"action": "points", "team": "0", "points": "75"})
     noted = client.get(page).get_data(as_text=True)
@@ -70,8 +73,9 @@ def test_the_api_state_has_an_etag_and_answers_304_while_unchanged(client: Flask
 
 
 def test_the_api_etag_is_weak_and_varies_with_the_language(client: FlaskClient) -> None:
-    """The same state gzipped or not, and said in the reader's language: a weak ETag, and a
-    Vary that names Accept-Language (each hand's summary is in it)."""
+    """The same state gzipped or not, and said in the reader's language: a weak ETag, and a Vary.
+
+    The Vary names Accept-Language (each hand's summary is in it)."""
     created = client.post("/api/v1/rubbers", json={}).get_json()
     address = f"/api/v1/rubbers/{created['id']}"
     client.post(
@@ -101,8 +105,9 @@ def test_the_api_etag_is_weak_and_varies_with_the_language(client: FlaskClient) 
 def test_the_document_lists_the_etag_and_the_304(
     client: FlaskClient, path: str, operation: str
 ) -> None:
-    """Where the API answers If-None-Match, its OpenAPI document says so (API.md, "Following a
-    rubber live")."""
+    """Where the API answers If-None-Match, its OpenAPI document says so.
+
+    See API.md, "Following a rubber live"."""
     found = client.get("/api/v1/openapi.json").get_json()["paths"][path]["get"]
     assert found["operationId"] == operation
     headers = [p["name"] for p in found["parameters"] if p["in"] == "header"]

@@ -320,8 +320,10 @@ def test_a_hand_opens_for_editing_from_the_side_it_was_typed_for(
 
 
 def test_a_hand_with_no_side_typed_opens_from_its_winners_side(app: Flask, en: FlaskClient) -> None:
-    """A hand given by both teams' points (the API, the offline list) or stored before the side
-    was kept opens from the side of the team that won it."""
+    """A hand with no side typed opens from the side of the team that won it.
+
+    That is a hand given by both teams' points (the API, the offline list), or one stored before
+    the side was kept."""
     page = start(en)
     rubber_id = page.rsplit("/", 1)[-1]
     key = re.search(r'id="edit-url" href="[^"]+/edit/([^"]+)"', en.get(page + "/share").text)

@@ -42,8 +42,9 @@ def proxied(tmp_path: Path) -> Iterator[Flask]:
 
 
 def links(client: FlaskClient, headers: dict[str, str]) -> dict[str, Any]:
-    """Every link a phone is given: the API's, the share page's follow and edit links, a
-    redirect."""
+    """Return every link a phone is given.
+
+    The API's, the share page's follow and edit links, a redirect."""
     created = client.post("/api/v1/rubbers", json={}, headers=headers)
     assert created.status_code == 201
     rubber = created.get_json()
