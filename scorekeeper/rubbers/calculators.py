@@ -20,7 +20,8 @@ from scorekeeper.rubbers import hands, store
 from scorekeeper.rubbers.access import player_names, rubber_or_404
 from scorekeeper.rubbers.card_display import TRICKS, grid
 from scorekeeper.rubbers.card_entry import bp
-from scorekeeper.rubbers.forms import CardsForm, MelarForm, PileForm, SpoilForm
+from scorekeeper.rubbers.card_forms import CardsForm, MelarForm, PileForm
+from scorekeeper.rubbers.forms import SpoilForm
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 from scorekeeper.web.device import current_device

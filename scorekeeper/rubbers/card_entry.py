@@ -41,7 +41,7 @@ from scorekeeper.rubbers.card_display import (
     typed_card,
     typed_example,
 )
-from scorekeeper.rubbers.forms import MAX_CARD_TEXT, ReplayForm, record_text
+from scorekeeper.rubbers.card_forms import MAX_CARD_TEXT, ReplayForm, record_text
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 
