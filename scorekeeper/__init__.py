@@ -24,9 +24,17 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.bidding import views as bidding
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.groups import bidding as group_bidding
+    from scorekeeper.groups import display
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
-    from scorekeeper.rubbers import calculators, card_display, card_entry, house_rules
+    from scorekeeper.rubbers import (
+        calculators,
+        card_display,
+        card_entry,
+        hand_pages,  # noqa: F401 (a hand's pages are routes of the rubbers' blueprint)
+        house_rules,
+        sharing,
+    )
     from scorekeeper.rubbers import views as rubbers
 
     db.init_app(app)
@@ -39,9 +47,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(rubbers.bp)
     assert calculators.bp is card_entry.bp  # its pages are routes of the card-entry blueprint
     app.register_blueprint(card_entry.bp)
+    app.register_blueprint(sharing.bp)
     app.register_blueprint(bidding.bp)
     app.register_blueprint(bidding_cards.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(display.bp)
     app.register_blueprint(group_bidding.bp)
     api.init_app(app)
     return app

@@ -63,13 +63,13 @@
   function handFrom(submitter) {
     var action = submitter && submitter.name === "action" ? submitter.value : "points";
     var body = {};
-    var label = text(submitter);
+    var label = (submitter && submitter.getAttribute("aria-label")) || text(submitter);
     if (action === "points") {
       var typed = field("points").value.trim();
       if (!typed) {
         return { error: panel.getAttribute("data-msg-points") };
       }
-      if (!/^[0-9]{1,3}$/.test(typed) || Number(typed) > 120) {
+      if (!/^[0-9]+$/.test(typed) || Number(typed) > 120) { // "0120" is 120, as on the server
         return { error: panel.getAttribute("data-msg-range") };
       }
       var team = checked("team");
@@ -172,9 +172,9 @@
     retry = window.setTimeout(flush, ms);
   }
 
+  // Nothing typed and nothing open (the box has the focus whenever the page opens: not use).
   function idle() {
-    return !field("points").value && document.activeElement !== field("points") &&
-      !document.querySelector("main details[open]");
+    return !field("points").value && !document.querySelector("main details[open]");
   }
 
   function answered(item, status, data) {
@@ -251,7 +251,7 @@
     });
   }
 
-  form.addEventListener("submit", function (event) {
+  function submitted(event) {
     if (form.hasAttribute("data-plain")) {
       return;
     }
@@ -301,6 +301,14 @@
       keep(hand);
       later(5000);
     });
+  }
+
+  form.addEventListener("submit", submitted);
+  // follow.js put the server's newer page in place: its form is the one on screen (the list of
+  // waiting hands is kept as it was).
+  document.addEventListener("sueca:page", function () {
+    form = document.querySelector("form[data-offline]") || form;
+    form.addEventListener("submit", submitted);
   });
 
   // Undo needs the server: offline, a hand not yet sent is discarded from the list instead.

@@ -1,6 +1,7 @@
 // The service worker: the app shell from a cache, and the pages a phone has seen (home,
-// glossary, each rubber) from the network when there is one, else the copy last seen. It never
-// touches a write or the JSON API: hands recorded offline wait in the page (hands.js).
+// glossary, each rubber) from the network when there is one, else the copy last seen (a page
+// that follows itself live, follow.js, always gets the network's answer). It never touches a
+// write or the JSON API: hands recorded offline wait in the page (hands.js).
 "use strict";
 
 // GET /sw.js fills this line in: the shell's files, each under its hashed address as the pages
@@ -16,12 +17,15 @@ var SHELL_PATHS = CONFIG.shell.map(function (address) {
 });
 
 function pagePath(url) {
-  // The pages worth keeping, relative to the scope: "", "glossary", "r/<id>", "b/<id>".
+  // The pages worth keeping, relative to the scope: "", "glossary", "r/<id>", "b/<id>", and
+  // a group's display, "g/<id>/display" (a TV reloaded while the server is away shows its last
+  // score).
   if (url.origin !== SCOPE.origin || url.pathname.indexOf(SCOPE.pathname) !== 0) {
     return false;
   }
   var path = url.pathname.slice(SCOPE.pathname.length);
-  return path === "" || path === "glossary" || /^[rb]\/[A-Za-z0-9_-]{1,43}$/.test(path);
+  return path === "" || path === "glossary" || /^[rb]\/[A-Za-z0-9_-]{1,43}$/.test(path) ||
+    /^g\/[A-Za-z0-9_-]{1,43}\/display$/.test(path);
 }
 
 function pageKey(url) {
@@ -115,17 +119,21 @@ self.addEventListener("fetch", function (event) {
     );
     return;
   }
-  if (request.mode === "navigate" && pagePath(url)) {
-    var key = pageKey(url);
-    event.respondWith(
-      fetch(request).then(function (response) {
-        event.waitUntil(keep(key, response.clone()));
-        return response;
-      }, function () {
-        return lastSeen(key);
-      })
-    );
+  if (!pagePath(url)) {
+    return;
   }
+  var key = pageKey(url);
+  // Network first. A navigation with no network gets the copy last seen; a page asking for its
+  // newer self (follow.js) gets the server's answer or the failure, never a copy, and a full
+  // answer is the page's copy from then on (a 304 is not kept).
+  event.respondWith(
+    fetch(request).then(function (response) {
+      event.waitUntil(keep(key, response.clone()));
+      return response;
+    }, function () {
+      return request.mode === "navigate" ? lastSeen(key) : Response.error();
+    })
+  );
 });
 
 // A page opened before this worker took charge asks to be kept too.

@@ -17,6 +17,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, StringConstra
 from pydantic import ValidationError as ShapeError
 from pydantic_core import PydanticCustomError
 
+from scorekeeper.api.operations import ETAG, IF_NONE_MATCH, NOT_MODIFIED
 from scorekeeper.engine import Suit
 from scorekeeper.engine import bidding as rules
 from scorekeeper.web.columns import NAME_LENGTH, TOKEN_LENGTH, WRITE_KEY_LENGTH
@@ -365,10 +366,10 @@ def openapi() -> tuple[dict[str, Any], dict[str, Any]]:
             "get": {
                 "operationId": "getBiddingGame",
                 "summary": "A game's state (with an ETag: 304 to If-None-Match until a write).",
-                "parameters": [GAME_ID],
+                "parameters": [GAME_ID, IF_NONE_MATCH],
                 "responses": {
-                    "200": _ok("The game."),
-                    "304": {"description": "Nothing changed since the ETag sent."},
+                    "200": {**_ok("The game."), "headers": ETAG},
+                    "304": NOT_MODIFIED,
                     **_errors(404),
                 },
             }

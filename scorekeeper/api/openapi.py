@@ -16,6 +16,9 @@ from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 from scorekeeper.api import bidding_schemas, export, groups, rubbers
 from scorekeeper.api.errors import Error
 from scorekeeper.api.operations import (
+    ETAG,
+    IF_NONE_MATCH,
+    NOT_MODIFIED,
     PREFIX,
     SECURITY_SCHEMES,
     ApiBlueprint,
@@ -114,16 +117,19 @@ def _response(status: int, answer: Any) -> dict[str, Any]:
 def _operation(operation: Operation) -> dict[str, Any]:
     item: dict[str, Any] = {"operationId": operation.operation_id, "summary": operation.summary}
     names = PARAMETER.findall(operation.rule)
-    if names:
-        item["parameters"] = [
-            {
-                "name": name,
-                "in": "path",
-                "required": True,
-                "schema": TypeAdapter(PATH_PARAMETERS[name]).json_schema(),
-            }
-            for name in names
-        ]
+    parameters = [
+        {
+            "name": name,
+            "in": "path",
+            "required": True,
+            "schema": TypeAdapter(PATH_PARAMETERS[name]).json_schema(),
+        }
+        for name in names
+    ]
+    if operation.conditional:
+        parameters.append(IF_NONE_MATCH)
+    if parameters:
+        item["parameters"] = parameters
     if operation.security:
         item["security"] = operation.security
     if operation.body is not None:
@@ -135,6 +141,10 @@ def _operation(operation: Operation) -> dict[str, Any]:
     item["responses"] = {
         str(status): _response(status, answer) for status, answer in operation.responses.items()
     }
+    if operation.conditional:
+        item["responses"]["200"]["headers"] = ETAG
+        item["responses"]["304"] = NOT_MODIFIED
+        item["responses"] = dict(sorted(item["responses"].items()))
     return item
 
 

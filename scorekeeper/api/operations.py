@@ -44,6 +44,22 @@ HAND_WRITE_REFUSED: dict[int, Any] = {
 }
 """How a write to a rubber's hands can be refused."""
 
+# A read that answers 304 while nothing changed (API.md, "Following a rubber live").
+IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": "The ETag of the answer last seen: 304, with no body, while it still holds.",
+    "schema": {"type": "string"},
+}
+ETAG = {
+    "ETag": {
+        "description": "A weak ETag of this answer, for If-None-Match.",
+        "schema": {"type": "string"},
+    }
+}
+NOT_MODIFIED = {"description": "Nothing changed since the ETag sent in If-None-Match: no body."}
+
 
 @dataclass(frozen=True)
 class Content:
@@ -61,7 +77,8 @@ class Operation:
 
     ``responses`` maps a status to a description (a refusal: it answers the error shape) or
     to a description and what it answers, a model or a :class:`Content`. ``body`` is a
-    model, or a class with ``forms`` (a body that is one of them).
+    model, or a class with ``forms`` (a body that is one of them). A ``conditional`` read
+    answers 200 with an ETag, and 304 to an If-None-Match that still holds.
     """
 
     method: str
@@ -72,6 +89,7 @@ class Operation:
     body: Any = None
     body_required: bool = True
     security: list[dict[str, list[str]]] = field(default_factory=list)
+    conditional: bool = False
 
 
 class ApiBlueprint(Blueprint):

@@ -90,10 +90,19 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
     "getRubber",
     "A rubber's state.",
     responses={200: ("The rubber.", RubberState), 404: UNKNOWN},
+    conditional=True,
 )
 def get_rubber(rubber_id: str) -> Response:
     rubber = access.rubber(rubber_id)
-    return jsonify(rubber_json(rubber, rubber.state()))
+    response = jsonify(rubber_json(rubber, rubber.state()))
+    # API.md, "Following a rubber live": an ETag of the state, and 304 while it is unchanged.
+    # Weak: the same state may be sent gzipped or not; the state is said in the reader's
+    # language (each hand's summary), hence the Vary.
+    response.add_etag(weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept-Language")
+    response.make_conditional(request)  # a 304 in place when If-None-Match still holds
+    return response
 
 
 def _write(

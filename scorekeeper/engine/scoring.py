@@ -47,9 +47,9 @@ class Outcome(enum.Enum):
     PENTE = "pente"
     """Won with the other team on 0 games (pt-BR: gato)."""
     CHAPEU = "chapeu"
-    """Won with the other team on 1 game (chapéu)."""
+    """Won 4-1 (chapéu): a rubber to 4, the other team on 1 game."""
     ARREPIO = "arrepio"
-    """Won with the other team one short of the target, after trailing 0 to it (4-3 after 0-3)."""
+    """Won 4-3 after trailing 0-3 (arrepio): a rubber to 4."""
     BANDEIRA = "bandeira"
     """Won at once by a bandeira (under bandeira_wins_rubber)."""
     REVOKE = "revoke"
@@ -402,6 +402,11 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
     return after, result
 
 
+NAMED_TARGET = 4
+"""The target of the rubbers chapéu (4-1) and arrepio (4-3 after 0-3) are said of: a 6-1 is
+no chapéu."""
+
+
 def _name_outcome(
     rules: RuleSet, winner: int, final: tuple[int, int], loser_on_brink: bool
 ) -> Outcome | None:
@@ -409,9 +414,11 @@ def _name_outcome(
     target = rules.games_to_win
     if is_pente(final, winner):
         return Outcome.PENTE
-    if final[loser] == 1 and target >= 3:
+    if target != NAMED_TARGET:  # chapéu and arrepio name scores of a rubber to 4 (RULES.md)
+        return None
+    if final[loser] == 1:
         return Outcome.CHAPEU
-    if final[loser] == target - 1 and target >= 2 and loser_on_brink:
+    if final[loser] == target - 1 and loser_on_brink:
         return Outcome.ARREPIO
     return None
 

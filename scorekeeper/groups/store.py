@@ -1,4 +1,4 @@
-"""Groups in the database: their edit rights, a rubber moved into one, and what pages read of it.
+"""Groups in the database: their edit rights, a rubber moved in or out, and what pages read.
 
 What the pages read of a group is the statistics from its stored totals and a player's ratings.
 
@@ -26,13 +26,13 @@ from scorekeeper.groups.models import (
     GroupPlayer,
     GroupSeat,
 )
-from scorekeeper.groups.ratings import flag_is
+from scorekeeper.groups.ratings import flag_is, refresh_players
 
 # Named here as well for the API's import, which keeps its group writes in one module.
 from scorekeeper.groups.ratings import rerate_from as rerate_from
 from scorekeeper.groups.seats import lock as lock
 from scorekeeper.groups.seats import refresh_seats as refresh_seats
-from scorekeeper.groups.totals import ALL, FINISHED, PLAYER_TOTALS
+from scorekeeper.groups.totals import ALL, FINISHED, PLAYER_TOTALS, Totals, result_of, seats_table
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Rubber
 
@@ -96,6 +96,47 @@ def move(rubber: Rubber, group: Group) -> None:
     try:
         rubber.group_id = group.id
         refresh_seats(rubber, rubber.state())
+        db.session.commit()
+    except (OperationalError, IntegrityError, StaleDataError) as error:
+        db.session.rollback()
+        raise store.Conflict("busy") from error
+    except Exception:
+        db.session.rollback()
+        raise
+
+
+def leave(rubber: Rubber) -> None:
+    """Undo :func:`move`: take a rubber out of its group again, and commit.
+
+    Its seat rows and its part of the group's totals go, and the rubbers after it are rated again
+    without it.
+
+    Raises ``store.Conflict("busy")`` when another write got to the rubber or the group first.
+    """
+    group_id, created_at, seq = rubber.group_id, rubber.created_at, rubber.group_seq
+    assert group_id is not None and seq is not None
+    try:
+        result = result_of(rubber.state().tally)
+        rubber.group_id = None
+        rubber.group_seq = None
+        # The rubber's row, then the group's: the order every other write takes them in.
+        db.session.flush()
+        lock(group_id)
+        connection = db.session.connection()
+        old = [
+            dict(row)
+            for row in connection.execute(
+                sa.select(seats_table).where(seats_table.c.rubber_id == rubber.id)
+            ).mappings()
+        ]
+        connection.execute(seats_table.delete().where(seats_table.c.rubber_id == rubber.id))
+        totals = Totals()
+        totals.count_seats(old, -1)
+        totals.count_rubber(-1)
+        totals.count_result(result, -1)
+        totals.write(group_id)
+        rerate_from(group_id, created_at, seq)
+        refresh_players(group_id, {row["player_key"] for row in old})
         db.session.commit()
     except (OperationalError, IntegrityError, StaleDataError) as error:
         db.session.rollback()

@@ -127,9 +127,9 @@ class Totals:
                 if opponent is not None:
                     self._add(opponents_table, (key, opponent), {"rubbers": 1, "won": won}, sign)
 
-    def count_rubber(self) -> None:
-        """Count one more rubber in the group."""
-        self._add(outcomes_table, (ALL,), {"rubbers": 1}, +1)
+    def count_rubber(self, sign: int = +1) -> None:
+        """Count one more rubber in the group (or, ``sign`` -1, one fewer)."""
+        self._add(outcomes_table, (ALL,), {"rubbers": 1}, sign)
 
     def count_result(self, result: Result, sign: int) -> None:
         """Add or take away a rubber's result from the group's outcomes."""

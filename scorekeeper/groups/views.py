@@ -5,6 +5,7 @@ Also the pictures of a rubber (its cross to download, its games over the hands).
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
@@ -47,6 +48,27 @@ SEATS = 4
 def games_chart(state: engine.RubberState) -> charts.Chart:
     """The games over the rubber, for the rubber page."""
     return charts.games_chart(state)
+
+
+@dataclass(frozen=True)
+class SittingCount:
+    """A rubber's place in its sitting, and the rubbers each of its teams won there so far."""
+
+    number: int
+    """From 1: the first rubber of the sitting is 1."""
+    won: tuple[int, int]
+    """By the rubber's team 0 and team 1, up to and with this rubber (if it is won)."""
+
+
+@bp.app_template_global()
+def sitting_count(rubber: Rubber) -> SittingCount:
+    """The running count of rubbers at this rubber's table, for the rubber page and the TV."""
+    views = [sittings.sitting_view(r) for r in sittings.neighbours(rubber)]
+    rows = sittings.running_count(sittings.sitting(views, rubber.id))
+    place = next(i for i, row in enumerate(rows) if row.rubber.id == rubber.id)
+    row = rows[place]
+    won = (row.rubbers[1], row.rubbers[0]) if row.flipped else row.rubbers
+    return SittingCount(place + 1, won)
 
 
 def _group_or_404(group_id: str) -> Group:
@@ -126,8 +148,13 @@ def group(group_id: str) -> str:
     key = session.get("group_keys", {}).get(group.id) if can_edit else None
     if key:
         security.holds_edit_key()  # the page shows the group's edit link
+    moved_id = (session.get("moved") or [None, None])[1] if can_edit else None
+    just_moved = db.session.get(Rubber, moved_id) if store.is_token(moved_id or "") else None
+    if just_moved is not None and just_moved.group_id != group.id:
+        just_moved = None
     return render_template(
         "groups/show.html",
+        just_moved=just_moved,
         group=group,
         can_edit=can_edit,
         pagination=pagination,
@@ -244,6 +271,12 @@ def _start(form: GroupRubberForm, group: Group) -> WerkzeugResponse | None:
     return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
 
 
+@bp.get("/g/<group_id>/rubbers/<rubber_id>/move")
+def move_again(group_id: str, rubber_id: str) -> WerkzeugResponse:
+    """The move's address opened again: the group's page, nothing moved."""
+    return redirect(url_for(".group", group_id=group_id))
+
+
 @bp.post("/g/<group_id>/rubbers/<rubber_id>/move")
 def move(group_id: str, rubber_id: str) -> WerkzeugResponse:
     """Move a rubber into the group: the device must hold both edit links."""
@@ -267,6 +300,25 @@ def move(group_id: str, rubber_id: str) -> WerkzeugResponse:
         flash(_("The group is busy: try again."), "conflict")
     else:
         flash(_("The rubber is now in %(group)s.", group=group.name), "hand")
+        session["moved"] = [group.id, rubber.id]  # this phone may take it out again
+    return redirect(url_for(".group", group_id=group.id))
+
+
+@bp.post("/g/<group_id>/rubbers/<rubber_id>/leave")
+def leave(group_id: str, rubber_id: str) -> WerkzeugResponse:
+    """Undo the move this phone just made: the rubber leaves the group (docs/decisions.md)."""
+    group = _editable_or_403(group_id)
+    rubber = editable_or_403(rubber_id)
+    if session.get("moved") != [group.id, rubber.id] or rubber.group_id != group.id:
+        flash(_("Only the rubber this phone just brought here can be taken out."), "conflict")
+        return redirect(url_for(".group", group_id=group.id))
+    try:
+        group_store.leave(rubber)
+    except store.Conflict:
+        flash(_("The group is busy: try again."), "conflict")
+    else:
+        session.pop("moved", None)
+        flash(_("The rubber is out of %(group)s again.", group=group.name), "hand")
     return redirect(url_for(".group", group_id=group.id))
 
 

@@ -28,12 +28,13 @@ GROUPS_LISTED = 50
 def home() -> str:
     device = current_device()
     recent: list[Rubber] = []
+    # A rubber started and never played is no "latest rubber": a tap on "New rubber" made it.
     if device:
         recent = list(
             db.session.execute(
                 db.select(Rubber)
                 .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
-                .where(DeviceRubber.device == device)
+                .where(DeviceRubber.device == device, Rubber.hand_count > 0)
                 .order_by(DeviceRubber.created_at.desc(), DeviceRubber.rubber_id.desc())
                 .limit(3)
             ).scalars()
@@ -46,6 +47,7 @@ def home() -> str:
         start_rules=start_rules,
         start_values=house_rules.form_values(start_rules),
         recent=recent,
+        outcome_names=wording.outcome_names,
         # The bidding table starts again in one tap, with the names of the phone's last game.
         last_table=bidding_wording.seat_names(last_game.players) if last_game else None,
     )

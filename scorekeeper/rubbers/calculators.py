@@ -20,7 +20,8 @@ from scorekeeper.rubbers import hands, store
 from scorekeeper.rubbers.access import player_names, rubber_or_404
 from scorekeeper.rubbers.card_display import TRICKS, grid
 from scorekeeper.rubbers.card_entry import bp
-from scorekeeper.rubbers.forms import CardsForm, MelarForm, PileForm, SpoilForm
+from scorekeeper.rubbers.card_forms import CardsForm, MelarForm, PileForm
+from scorekeeper.rubbers.forms import SpoilForm
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 from scorekeeper.web.device import current_device
@@ -74,9 +75,8 @@ def _zero_question(rubber: Rubber, state: engine.RubberState, team: int) -> str:
     hand = engine.Hand.played(0)
     preview = engine.play_hand(state, hand if team == 0 else hand.mirrored()).hands[-1]
     return _(
-        "0 points for %(team)s: %(other)s would score %(summary)s. Is that right?",
+        "%(team)s: 0 points. Then the hand reads “%(summary)s”. Is that right?",
         team=rubber.teams[team],
-        other=rubber.teams[1 - team],
         summary=wording.hand_summary(preview, rubber.teams),
     )
 

@@ -41,7 +41,7 @@ from scorekeeper.rubbers.card_display import (
     typed_card,
     typed_example,
 )
-from scorekeeper.rubbers.forms import MAX_CARD_TEXT, ReplayForm, record_text
+from scorekeeper.rubbers.card_forms import MAX_CARD_TEXT, ReplayForm, record_text
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 
@@ -307,7 +307,7 @@ def confirm(rubber: Rubber, state: engine.RubberState) -> Any:
         views=views,
         players=players,
         teams=rubber.teams,
-        summary=wording.hand_summary(preview, rubber.teams),
+        summary=wording.hand_note(preview, rubber.teams),
         revoke_text=wording.revoke_proof(revoke, players, rubber.teams) if revoke else None,
         suit_names={s.value: wording.suit_name(s) for s in engine.Suit},
     )
@@ -383,5 +383,5 @@ def save(rubber: Rubber, state: engine.RubberState) -> Any:
         step.errors.append(_stale())
         return _replay_page(fresh, fresh.state(), form, step, 409)
     if not written.repeated and written.state.hands:
-        flash(wording.hand_summary(written.state.hands[-1], rubber.teams), "hand")
+        flash(wording.recorded_note(written.state.hands[-1], rubber.teams), "hand")
     return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))

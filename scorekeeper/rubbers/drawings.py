@@ -12,11 +12,16 @@ from dataclasses import dataclass
 from scorekeeper import engine
 
 CROSS_SIZE = 200
-CENTRE = CROSS_SIZE / 2
+CENTRE = CROSS_SIZE // 2
+"""Whole units: the page writes every place of the cross as a whole number ("88", not "88.0")."""
 ARM = 76
 DOT_OFFSET = 12
 RING_STEP = 15
 FIRST_DOT = 64
+LABEL_GAP = 10
+"""From a dot to its hand number, which sits on the side away from the arm."""
+LABEL_HALF_HEIGHT = 7
+"""Half the height of a digit of the hand numbers (20 units): to centre one beside a dot."""
 # Arms in the order their ends are filled: top, right, bottom, left.
 _ARMS = ((0, -1), (1, 0), (0, 1), (-1, 0))
 
@@ -28,6 +33,9 @@ class Dot:
     team: int
     hand: int | None
     """The hand that earned this game; None for a dot still to be earned."""
+    label: tuple[float, float, str] = (0, 0, "middle")
+    """Where the dot's hand number is written (x, y, text-anchor): beside the dot, away from
+    its arm, so that no number sits on a stroke."""
 
 
 @dataclass(frozen=True)
@@ -54,6 +62,18 @@ def dot_position(team: int, index: int) -> tuple[float, float]:
     return (x, y)
 
 
+def label_position(team: int, index: int) -> tuple[float, float, str]:
+    """Return where the hand number of the team's game ``index`` goes, on the side its dot is on.
+
+    Left or right of a dot on an upright arm, above or below one on a level arm."""
+    x, y = dot_position(team, index)
+    side = -1 if team == 0 else 1
+    if _ARMS[index % 4][0] == 0:  # an upright arm: the dots sit beside it
+        return (x + side * LABEL_GAP, y + LABEL_HALF_HEIGHT, "end" if team == 0 else "start")
+    below = LABEL_GAP + 2 * LABEL_HALF_HEIGHT if team == 1 else -LABEL_GAP
+    return (x, y + below, "middle")
+
+
 def cross(state: engine.RubberState) -> Cross:
     """Return the cross of a rubber: the target's places, a dot in each game held.
 
@@ -64,7 +84,8 @@ def cross(state: engine.RubberState) -> Cross:
         earned = state.dots(team)
         for index in range(state.rules.games_to_win):
             x, y = dot_position(team, index)
-            dots.append(Dot(x, y, team, earned[index] if index < len(earned) else None))
+            hand = earned[index] if index < len(earned) else None
+            dots.append(Dot(x, y, team, hand, label_position(team, index)))
     loop = None
     if state.pente and state.winner is not None and state.games[state.winner] >= 4:
         # The loop goes round the four arm ends: a pente to a lower target has no loop.

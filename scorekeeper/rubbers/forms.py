@@ -1,15 +1,15 @@
-"""The HTML forms: starting a rubber, recording a hand, and entering it card by card."""
+"""The HTML forms of a rubber: starting one, recording a hand, undoing one (cards: card_forms)."""
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from typing import Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3, stubs 3.2
     BooleanField,
-    Field,
     HiddenField,
     IntegerField,
     RadioField,
@@ -72,7 +72,7 @@ def choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
 HAND_ACTIONS = ("points", "tie", "revoke-0", "revoke-1", "spoiled", "bandeira-0", "bandeira-1")
 
 
-def _write_key() -> HiddenField:
+def write_key_field() -> HiddenField:
     """The idempotency key of a form's write; blank is no key (``Optional`` stops on whitespace)."""
     return HiddenField(
         validators=[
@@ -101,6 +101,11 @@ def _setting(label: Any, options: list[tuple[str, Any]]) -> SelectField:
 
 
 _YES_NO = [("yes", _l("yes")), ("no", _l("no"))]
+
+
+def same_player(name: str | None) -> str:
+    """Return a seat's name as seats are compared, as a group matches names; "" for nobody."""
+    return unicodedata.normalize("NFC", name or "").strip().casefold()
 
 
 class NewRubberForm(Form):
@@ -186,6 +191,22 @@ class NewRubberForm(Form):
         "melar",
     )
 
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = bool(super().validate(extra_validators))
+        seated: set[str] = set()
+        for seat in range(4):
+            field = getattr(self, f"player{seat}")
+            key = same_player(field.data)
+            if key in seated:
+                field.errors = [
+                    *field.errors,
+                    gettext("%(name)s sits in two seats: a player has one seat.", name=field.data),
+                ]
+                valid = False
+            elif key:
+                seated.add(key)
+        return valid
+
     def rules_object(self) -> dict[str, Any]:
         """The API's rules object: the preset and every setting changed from it."""
         rules: dict[str, Any] = {"preset": self.preset.data}
@@ -254,7 +275,7 @@ class HandForm(Form):
     trump = RadioField(
         _l("Trump (trunfo)"), choices=choices(SUIT_CHOICES), validators=[Optional()], default=None
     )
-    key = _write_key()
+    key = write_key_field()
     version = HiddenField(validators=[Optional()])
 
     def validate(self, extra_validators: Any = None) -> bool:
@@ -286,6 +307,15 @@ class HandForm(Form):
         hand = engine.Hand.played(typed, all_tricks=bool(self.all_tricks.data))
         return hand if (self.team.data or "0") == "0" else hand.mirrored()
 
+    def typed_team(self) -> int | None:
+        """Return which team's points were typed or bandeira tapped, for its edit form, or None."""
+        action = self.action.data
+        if action in ("bandeira-0", "bandeira-1"):
+            return int(action[-1])
+        if action == "points":
+            return 1 if self.team.data == "1" else 0
+        return None
+
     def stored_version(self) -> int | None:
         # Optional() lets a blank (" ") through: that is no version either.
         text = str(self.version.data or "").strip()
@@ -297,7 +327,7 @@ class UndoForm(Form):
 
     # HandForm's fields and checks, made anew: a field read off another form's class is unbound
     # (WTForms' types say so), and its methods take a HandForm.
-    key = _write_key()
+    key = write_key_field()
     version = HiddenField(validators=[Optional()])
 
     def validate_version(self, field: HiddenField) -> None:
@@ -314,126 +344,3 @@ class SpoilForm(UndoForm):
     """A melar recorded from the melar check: the page's version and its write key.
 
     The cards travel in the check's own form."""
-
-
-MAX_CARD_TEXT = 4
-"""The longest card as written (``10H``), with room for one stray character."""
-MAX_PICKED = 48
-"""More values than a deck holds are not a person tapping: the rest are ignored."""
-MAX_RECORD_TEXT = 600
-"""A full record written ``AS 2S 7S JS|...`` is about 130 characters."""
-MAX_TYPED_TEXT = 250
-"""A whole hand typed out (40 cards, "10H " the longest), with room for a stray one."""
-
-
-class CardListField(Field):
-    """Every value sent under one name (a checkbox or a button per card), as written."""
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        cards = (str(value).strip()[:MAX_CARD_TEXT] for value in valuelist[:MAX_PICKED])
-        self.data = [card for card in cards if card]
-
-
-class CardsForm(Form):
-    """Cards picked on the grid of the rubber's deck; a GET form, so no CSRF token."""
-
-    class Meta:
-        csrf = False
-
-    cards = CardListField()
-    action = HiddenField()
-
-    def picked(self, rules: engine.RuleSet) -> tuple[list[engine.Card], dict[str, str]]:
-        """The picked cards read by the engine, and a sentence for each one refused, by card."""
-        if self.action.data == "clear":
-            self.cards.data = []
-        cards: list[engine.Card] = []
-        problems: dict[str, str] = {}
-        for text in self.cards.data or []:
-            try:
-                card = engine.Card.parse(text)
-            except engine.CardError:
-                problems[text] = gettext(
-                    "%(card)s is not a card: write the rank then the suit, like 7H.", card=text
-                )
-                continue
-            if not engine.in_deck(card, rules):
-                problems[str(card)] = gettext("%(card)s is not in this deck.", card=str(card))
-            elif card in cards:
-                problems[str(card)] = gettext(
-                    "%(card)s is picked twice: a card counts once.", card=str(card)
-                )
-            else:
-                cards.append(card)
-        return cards, problems
-
-
-class PileForm(CardsForm):
-    """A pile of won cards to count, and the team it belongs to."""
-
-    team = RadioField(
-        _l("Whose pile"),
-        choices=choices([("0", "0"), ("1", "1")]),
-        default="0",
-        validators=[Optional()],
-    )
-
-
-class MelarForm(CardsForm):
-    """The 10 cards of the leader who may want to spoil the deal."""
-
-
-class ReplayForm(Form):
-    """A record of tricks in progress: it travels in the page until the person confirms it.
-
-    ``record`` holds the tricks so far, ``AS 2S 7S JS|KS 3S``: each trick in play order from
-    its leader, the last one possibly unfinished.
-    """
-
-    # Each value is read with care where it is used: a wrong one is never worse than missing.
-    trump = HiddenField()
-    set_trump = HiddenField()
-    trump_card = StringField(filters=[lambda text: (text or "")[:MAX_CARD_TEXT]])
-    record = HiddenField(filters=[lambda text: (text or "")[:MAX_RECORD_TEXT]])
-    card = CardListField()
-    typed = StringField(
-        _l("Cards, rank then suit (AS 7H)"),
-        filters=[lambda text: (text or "")[:MAX_TYPED_TEXT]],
-        render_kw={"autocomplete": "off"},
-    )
-    pick = HiddenField()
-    replace = HiddenField()
-    action = HiddenField()
-    key = _write_key()
-    version = HiddenField(validators=[Optional()])
-
-    def validate_version(self, field: HiddenField) -> None:
-        if field.data and not is_version(str(field.data)):
-            raise ValidationError(_l("This page is out of date: reload it."))
-
-    def chosen_trump(self) -> str | None:
-        """The trump: a suit button just pressed, else the one carried, else the turned card's suit."""
-        for value in (self.set_trump.data, self.trump.data):
-            if value in ("C", "D", "H", "S"):
-                return str(value)
-        try:
-            return engine.Card.parse(self.trump_card.data or "").suit.value
-        except engine.CardError:
-            return None
-
-    def tricks(self) -> list[list[str]]:
-        """The record carried by the page, trick by trick (trailing empty tricks dropped)."""
-        tricks = [trick.split() for trick in str(self.record.data or "").split("|")]
-        while tricks and not tricks[-1]:
-            tricks.pop()
-        return tricks
-
-    def stored_version(self) -> int | None:
-        # Optional() lets a blank (" ") through: that is no version either.
-        text = str(self.version.data or "").strip()
-        return int(text) if text else None
-
-
-def record_text(tricks: list[list[str]]) -> str:
-    """The record as the page carries it: ``AS 2S 7S JS|KS 3S``."""
-    return "|".join(" ".join(trick) for trick in tricks)

@@ -38,6 +38,8 @@ class NewHand:
     hand: engine.Hand
     trump: str | None = None
     tricks: list[list[str]] | None = None
+    typed_team: int | None = None
+    """The team whose points the hand form typed (``Hand.typed_team``)."""
 
 
 HandOf = Callable[[engine.Tally], NewHand]
@@ -73,6 +75,7 @@ def record_hand(
     hand: engine.Hand,
     *,
     trump: str | None = None,
+    typed_team: int | None = None,
     key: str | None = None,
     body: Any = None,
     version: int | None = None,
@@ -83,7 +86,8 @@ def record_hand(
     :class:`~scorekeeper.rubbers.store.Conflict` or the engine's ``ScoringError``; nothing is
     stored then.
     """
-    return _append(rubber_id, NewHand(hand, trump), device, key, body, version, 200, None)
+    new = NewHand(hand, trump, typed_team=typed_team)
+    return _append(rubber_id, new, device, key, body, version, 200, None)
 
 
 def add_hand(
@@ -315,6 +319,7 @@ def _write(
                 "trump": new.trump,
                 "tricks": new.tricks,
                 "created_at": now,
+                "typed_team": new.typed_team if new.hand.points else None,
             },
         )
         if row.group_id is not None:  # the group's totals follow in the same transaction

@@ -110,6 +110,10 @@ class Hand(Model):
     trump: Mapped[str | None] = mapped_column(String(1))
     tricks: Mapped[list[list[str]] | None] = mapped_column(JSON)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    typed_team: Mapped[int | None]
+    """The team whose card points were typed in the hand form (0 or 1), which its edit form
+    opens on; None for a hand given otherwise (both teams' points, the cards, a revoke) or
+    stored before it was kept (migration 3c1d5e7a9b20): it opens from its winner's side."""
 
     rubber: Mapped[Rubber] = relationship(back_populates="hands")
 
@@ -126,7 +130,11 @@ class Hand(Model):
         return engine.Hand(engine.HandKind(kind), points, all_tricks, team)
 
     def set_input(
-        self, hand: engine.Hand, trump: str | None, tricks: list[list[str]] | None
+        self,
+        hand: engine.Hand,
+        trump: str | None,
+        tricks: list[list[str]] | None,
+        typed_team: int | None = None,
     ) -> None:
         self.kind = hand.kind.value
         self.points0, self.points1 = hand.points if hand.points else (None, None)
@@ -134,6 +142,7 @@ class Hand(Model):
         self.team = hand.team
         self.trump = trump
         self.tricks = tricks
+        self.typed_team = typed_team if hand.points else None
 
 
 class WriteKey(Model):

@@ -320,6 +320,7 @@ def replace_hand(
     hand: engine.Hand,
     trump: str | None = None,
     tricks: list[list[str]] | None = None,
+    typed_team: int | None = None,
 ) -> Change:
     """The change that replaces hand ``number`` and folds every later hand again."""
 
@@ -338,7 +339,7 @@ def replace_hand(
         later = zip(rubber.hands[number:], before.hands[number:], state.hands[number:], strict=True)
         if any(row.tricks and old.leader != new.leader for row, old, new in later):
             raise Conflict("cards_shift")
-        rubber.hands[number - 1].set_input(hand, trump, tricks)
+        rubber.hands[number - 1].set_input(hand, trump, tricks, typed_team)
         return state
 
     return change

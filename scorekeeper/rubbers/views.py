@@ -1,11 +1,10 @@
-"""The pages people use at the table: start a rubber, record hands, see the cross, history."""
+"""The pages people use at the table: start a rubber, record hands, undo, the next rubber."""
 
 from __future__ import annotations
 
-import hashlib
 import re
 import secrets
-from datetime import UTC, datetime
+from datetime import UTC
 from typing import Any
 
 from flask import (
@@ -26,13 +25,12 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import drawings, hands, house_rules, store
+from scorekeeper.rubbers import drawings, facts, hands, house_rules, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
 from scorekeeper.web.device import current_device, ensure_device, remember_key
-from scorekeeper.web.i18n import select_locale
 
 bp = Blueprint("rubbers", __name__)
 
@@ -77,40 +75,17 @@ def _start(form: NewRubberForm, rules: engine.RuleSet) -> Response:
 @bp.get("/r/<rubber_id>")
 def rubber(rubber_id: str) -> Any:
     if request.args or "_flashes" in session or current_app.debug:
-        # A form prefilled from the address, or a note shown once: this answer's own page.
+        # A form prefilled from the address, or a note shown once: this answer's own page,
+        # carrying the ETag of the kept one, which its script asks with (see follow.js).
         rubber = rubber_or_404(rubber_id)
         form = HandForm(formdata=None)
-        _prefill(form)
-        return _show(rubber, form)
+        _prefill(form, rubber.id)
+        found = facts.page_facts(rubber.id, current_device() or "")
+        if found is None:
+            abort(404)
+        answer_key, _edit_key = facts.answer_key(rubber.id, found)
+        return _render(rubber, form, etag=facts.etag(answer_key), next_id=found.next_id), 200
     return _kept_page(rubber_id)
-
-
-_PAGE_QUERY = (
-    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device FROM rubbers"
-    " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
-    " AND device_rubbers.device = {mark} WHERE rubbers.id = {mark}"
-)
-"""What a kept rubber page needs to know: the rubber's version and whether this phone may edit.
-Sent to the driver as it is: on the page's busiest path, building and compiling a statement
-cost more than running it."""
-
-
-def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None] | None:
-    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
-    connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
-    try:
-        cursor = connection.cursor()
-        cursor.execute(_PAGE_QUERY.format(mark=mark), (device, rubber_id))
-        found = cursor.fetchone()
-        cursor.close()
-    finally:
-        connection.close()
-    if found is None:
-        return None
-    version, updated_at, holder = found
-    if isinstance(updated_at, str):  # SQLite's driver leaves a date as its text
-        updated_at = datetime.fromisoformat(updated_at)
-    return int(version), updated_at, holder
 
 
 def _kept_page(rubber_id: str) -> Response:
@@ -119,41 +94,21 @@ def _kept_page(rubber_id: str) -> Response:
     The same answer goes to a phone that asks again before the rubber changes (see page_cache)."""
     if not store.is_token(rubber_id):
         abort(404)
-    device = current_device()
-    found = _page_facts(rubber_id, device or "")
+    found = facts.page_facts(rubber_id, current_device() or "")
     if found is None:
         abort(404)
-    version, updated_at, holder = found
-    can_edit = bool(device) and holder is not None
-    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
+    answer_key, edit_key = facts.answer_key(rubber_id, found)
     if edit_key:
-        security.holds_edit_key()  # the page shows the edit link
-    locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
-    if can_edit and "csrf_token" not in session:
-        generate_csrf()  # the session's token, which every form of the scorer's page carries
-    # A follower's page has no form, so no token of its own: one answer for every follower.
-    token = session.get("csrf_token") if can_edit else None
-    answer_key = (
-        rubber_id,
-        version,
-        locale,
-        can_edit,
-        edit_key,
-        token,
-        request.scheme,
-        request.host,
-    )
-    etag = hashlib.sha256(
-        repr((*answer_key, current_app.extensions["build_id"])).encode()
-    ).hexdigest()[:32]
+        security.holds_edit_key()  # the page carries the edit key (the offline sync's)
+    etag = facts.etag(answer_key)
     cache = page_cache.pages()
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
         answer = cache.answers.get(answer_key)
         if answer is None:
-            answer = _answer(rubber_id, version, can_edit, edit_key, locale)
-            if answer.version == version:  # else a write came in between: keep nothing
+            answer = _answer(rubber_id, found, edit_key, answer_key[2], etag)
+            if answer.version == found.version:  # else a write came in between: keep nothing
                 cache.answers.put(answer_key, answer)
         # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
         accepts_gzip = "gzip" in request.accept_encodings  # type: ignore[comparison-overlap]
@@ -161,48 +116,63 @@ def _kept_page(rubber_id: str) -> Response:
     # The scorer asking again before the rubber changes gets the same page, write key and all,
     # as after a 304: a hand sent twice from it is answered as the repeat it is (and said so).
     response.set_etag(etag, weak=True)
-    response.last_modified = updated_at.replace(tzinfo=UTC)
+    response.last_modified = found.updated_at.replace(tzinfo=UTC)
     response.headers["Cache-Control"] = "private, no-cache"
     response.vary.update(("Cookie", "Accept-Language"))
     return response
 
 
 def _answer(
-    rubber_id: str, version: int, can_edit: bool, edit_key: str | None, locale: str
+    rubber_id: str, found: facts.Facts, edit_key: str | None, locale: str, etag: str
 ) -> page_cache.Answer:
     """This phone's page: the kept rendering with its own parts filled in, else a new one."""
     cache = page_cache.pages()
+    can_edit = found.can_edit
     parts = {  # the session's CSRF token, which every form of the scorer's page carries
         "csrf_token": generate_csrf() if can_edit else "",
         "write_key": secrets.token_urlsafe(16) if can_edit else "",
         "edit_key": edit_key or "",
+        "etag": etag,  # the page's own, which follow.js asks again with
     }
     render_key = (
         rubber_id,
-        version,
+        found.version,
         locale,
         can_edit,
         edit_key is not None,
         request.scheme,
         request.host,
+        facts.table(found),
     )
+    version = found.version
     page = cache.page(render_key, parts)
     if page is None:
         rubber = rubber_or_404(rubber_id)
-        page = _render(rubber, HandForm(formdata=None), write_key=parts["write_key"])
+        page = _render(
+            rubber,
+            HandForm(formdata=None),
+            write_key=parts["write_key"],
+            etag=etag,
+            next_id=found.next_id,
+        )
         version = rubber.version
         if rubber.version == render_key[1]:
             cache.keep(render_key, page, parts)
     return page_cache.Answer(page.encode(), version)
 
 
-def _prefill(form: HandForm) -> None:
-    """Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed."""
+def _prefill(form: HandForm, rubber_id: str) -> None:
+    """Prefill the form with points counted elsewhere, or the team whose points were last typed.
+
+    Points counted elsewhere (a pile counted card by card) wait in the form to be confirmed; after
+    a hand, the team whose points were typed stays chosen (the same person counts)."""
     points = request.args.get("points", type=int)
     team = request.args.get("team")
     if points is not None and 0 <= points <= 120 and team in ("0", "1"):
         form.points.data = points
         form.team.data = team
+    elif session.get("typed_for") in ([rubber_id, "0"], [rubber_id, "1"]):
+        form.team.data = session["typed_for"][1]
 
 
 def _show(rubber: Rubber, form: HandForm, status: int = 200) -> Any:
@@ -213,14 +183,20 @@ INDENT = re.compile(r"\n\s+")
 """The templates' indentation: the page carries none of it to the phone (it has no <pre>)."""
 
 
-def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str:
+def _render(
+    rubber: Rubber,
+    form: HandForm,
+    write_key: str | None = None,
+    etag: str | None = None,
+    next_id: str | None = None,
+) -> str:
     state = rubber.state()
     can_edit = store.can_edit(current_device(), rubber)
     form.key.data = write_key or secrets.token_urlsafe(16)
     form.version.data = str(rubber.version)
     edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
     if edit_key:
-        security.holds_edit_key()  # the page shows the edit link
+        security.holds_edit_key()  # the page carries the edit key (the offline sync's)
     page = render_template(
         "rubbers/show.html",
         rubber=rubber,
@@ -230,17 +206,15 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
         cross=drawings.cross(state),
         tallies=tuple(drawings.tally(games, state.rules.games_to_win) for games in state.games),
         seats=drawings.table(state),
-        summaries={r.number: wording.hand_summary(r, rubber.teams) for r in state.hands},
+        summaries={r.number: wording.hand_note(r, rubber.teams) for r in state.hands},
         outcome=wording.outcome_names(state.names),
         form=form if can_edit else None,
         can_edit=can_edit,
         # The hand form's offline sync posts to the JSON API with it; only an editing device,
-        # which already shows it in its edit link, gets it.
+        # which also shows it in its edit link (the share page), gets it.
         edit_key=edit_key,
-        edit_url=url_for(".grant", rubber_id=rubber.id, key=edit_key, _external=True)
-        if edit_key
-        else None,
-        share_url=url_for(".rubber", rubber_id=rubber.id, _external=True),
+        follow_tag=etag,
+        next_id=next_id,
     )
     return INDENT.sub("\n", page)
 
@@ -254,6 +228,28 @@ def grant(rubber_id: str, key: str) -> Response:
     store.grant(ensure_device(), rubber)
     remember_key(rubber.id, key)
     return redirect(url_for(".rubber", rubber_id=rubber_id))
+
+
+@bp.get("/rubbers")
+def quick_rubber_again() -> Response:
+    """The one-tap start's address opened again: the full form, nothing started."""
+    return redirect(url_for(".new_rubber"))
+
+
+@bp.get("/r/<rubber_id>/hands")
+@bp.get("/r/<rubber_id>/undo")
+@bp.get("/r/<rubber_id>/next")
+@bp.get("/r/<rubber_id>/replay/confirm")
+@bp.get("/r/<rubber_id>/replay/save")
+def back_to_the_rubber(rubber_id: str) -> Response:
+    """Redirect a form's address opened again to the rubber, never to a 405 page.
+
+    The address is opened again when the tab is restored after a refused hand, or on a reload.
+    Nothing is written; the form is on the page."""
+    if not store.is_token(rubber_id):
+        abort(404)
+    target = "cards.replay" if request.path.endswith(("/confirm", "/save")) else ".rubber"
+    return redirect(url_for(target, rubber_id=rubber_id))
 
 
 @bp.post("/r/<rubber_id>/hands")
@@ -271,6 +267,7 @@ def record_hand(rubber_id: str) -> Any:
             device,
             form.engine_hand(),
             trump=form.trump.data or None,
+            typed_team=form.typed_team(),
             key=form.key.data or None,
             body=request.form.to_dict(),
             version=form.stored_version(),
@@ -288,7 +285,9 @@ def record_hand(rubber_id: str) -> Any:
     if recorded.repeated:  # a double tap, or a second copy of the page: one hand, said so
         flash(_("That hand was already recorded: here is the score."), "conflict")
     elif recorded.result is not None:
-        flash(wording.hand_summary(recorded.result, recorded.teams), "hand")
+        flash(wording.recorded_note(recorded.result, recorded.teams), "hand")
+        if form.action.data == "points":
+            session["typed_for"] = [rubber_id, form.team.data or "0"]
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
@@ -330,98 +329,6 @@ def undo(rubber_id: str) -> Response:
     else:
         flash(_("The last hand was undone."), "hand")
     return redirect(url_for(".rubber", rubber_id=rubber_id))
-
-
-@bp.get("/r/<rubber_id>/hands/<int:number>")
-def hand(rubber_id: str, number: int) -> str:
-    rubber = rubber_or_404(rubber_id)
-    state = rubber.state()
-    if not 1 <= number <= len(state.hands):
-        abort(404)
-    result = state.hands[number - 1]
-    row = rubber.hands[number - 1]
-    record = None
-    if row.tricks:
-        record = engine.verify_record(
-            row.trump or "H", result.leader, row.tricks, rubber.rule_set()
-        )
-    return render_template(
-        "rubbers/hand.html",
-        rubber=rubber,
-        result=result,
-        row=row,
-        record=record,
-        summary=wording.hand_summary(result, rubber.teams),
-        players=player_names(rubber),
-        revoke=wording.revoke_proof(record.first_revoke, player_names(rubber), rubber.teams)
-        if record is not None and record.first_revoke is not None
-        else None,
-        can_edit=store.can_edit(current_device(), rubber),
-    )
-
-
-@bp.route("/r/<rubber_id>/hands/<int:number>/edit", methods=["GET", "POST"])
-def edit_hand(rubber_id: str, number: int) -> Any:
-    rubber = editable_or_403(rubber_id)
-    if not 1 <= number <= len(rubber.hands):
-        abort(404)
-    row = rubber.hands[number - 1]
-    form = HandForm()
-    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
-    if request.method == "GET":
-        _fill(form, row)
-        form.version.data = str(rubber.version)
-        form.key.data = secrets.token_urlsafe(16)
-        return _edit_page(rubber, number, form)
-    if form.validate():
-        try:
-            store.write(
-                rubber.id,
-                store.replace_hand(number, form.engine_hand(), form.trump.data or None),
-                key=form.key.data or None,
-                body=request.form.to_dict(),
-                version=form.stored_version(),
-            )
-        except engine.ScoringError as error:
-            form.points.errors = [*form.points.errors, wording.engine_error(error)]
-        except store.Conflict as conflict:
-            if conflict.code not in ("ends_early", "cards_shift"):
-                flash(wording.conflict(conflict.code), "conflict")
-                return redirect(url_for(".rubber", rubber_id=rubber_id))
-            form.action.errors = [*form.action.errors, wording.conflict(conflict.code)]
-        else:
-            flash(
-                _("Hand %(number)s was changed; the score was counted again.", number=number),
-                "hand",
-            )
-            return redirect(url_for(".rubber", rubber_id=rubber_id))
-    return _edit_page(rubber, number, form), 422
-
-
-def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
-    return render_template(
-        "rubbers/edit_hand.html",
-        rubber=rubber,
-        number=number,
-        form=form,
-        by_cards=bool(rubber.hands[number - 1].tricks),
-    )
-
-
-def _fill(form: HandForm, row: Any) -> None:
-    """Put a stored hand back into the form."""
-    if row.kind == "tie":
-        form.action.data = "tie"
-    elif row.kind == "spoiled":
-        form.action.data = "spoiled"
-    elif row.kind == "revoke":
-        form.action.data = f"revoke-{row.team}"
-    else:
-        form.action.data = "points"
-        form.team.data = "0"
-        form.points.data = row.points0
-        form.all_tricks.data = row.all_tricks
-    form.trump.data = row.trump
 
 
 @bp.post("/r/<rubber_id>/next")

@@ -18,6 +18,7 @@ from typing import Any
 
 import rcssmin
 import rjsmin
+import zopfli.gzip
 from flask import Flask, Response, abort, current_app, request
 from werkzeug.security import safe_join
 
@@ -39,7 +40,8 @@ SMALLEST = 256
 """Shorter answers are sent as they are: gzip would save little more than its own header."""
 GZIP_LEVEL = 6
 KEPT_GZIP_LEVEL = 9
-"""For what is compressed once and sent many times: static files, kept rubber pages."""
+"""For what is compressed once per version and sent many times: kept rubber pages (static
+files, compressed once for good, get Zopfli's: packed_once)."""
 YEAR = 365 * 24 * 3600
 HASH_LENGTH = 12
 
@@ -58,6 +60,18 @@ class StaticFile:
 def gzipped(data: bytes, level: int = GZIP_LEVEL) -> bytes:
     # mtime=0: the same file gives the same bytes in every worker, so one ETag fits all.
     return gzip.compress(data, level, mtime=0)
+
+
+def packed_once(data: bytes) -> bytes:
+    """Return the smallest gzip there is time for, for a static file compressed once.
+
+    The file is sent to every phone: Zopfli's gzip, 3 to 5 % under zlib's best (about 0.1 s a
+    file, once per worker).
+
+    >>> gzip.decompress(packed_once(b"Sueca " * 100)) == b"Sueca " * 100
+    True
+    """
+    return bytes(zopfli.gzip.compress(data))
 
 
 def minified(data: bytes, mimetype: str) -> bytes:
@@ -84,7 +98,7 @@ def _load(path: str) -> StaticFile:
     data = minified(data, mimetype)
     packed = None
     if mimetype in COMPRESSIBLE and len(data) >= SMALLEST:
-        packed = gzipped(data, KEPT_GZIP_LEVEL)
+        packed = packed_once(data)
         if len(packed) >= len(data):
             packed = None
     return StaticFile(data, packed, digest, mimetype, mtime_ns)

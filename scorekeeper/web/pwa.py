@@ -6,11 +6,11 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, url_for
+from flask import Blueprint, Response, current_app, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from scorekeeper.web.delivery import minified
+from scorekeeper.web.delivery import minified, packed_once
 
 from .i18n import html_lang
 
@@ -18,6 +18,7 @@ bp = Blueprint("pwa", __name__)
 
 SHELL = (
     "app.css",
+    "bidding.css",
     "app.js",
     "hands.js",
     "bidding.js",
@@ -62,10 +63,21 @@ def service_worker() -> Response:
     }
     if CONFIG_LINE not in source:
         raise RuntimeError("static/sw.js lost its CONFIG line")
-    script = source.replace(CONFIG_LINE, f"var CONFIG = {json.dumps(config)};")
-    response = Response(
-        minified(script.encode(), "application/javascript"), mimetype="application/javascript"
-    )
+    filled = source.replace(CONFIG_LINE, f"var CONFIG = {json.dumps(config)};")
+    # Made and compressed once per worker and version, as the static files are.
+    built: dict[str, tuple[bytes, bytes]] = current_app.extensions.setdefault("sw_scripts", {})
+    if filled not in built:
+        script = minified(filled.encode(), "application/javascript")
+        built.clear()
+        built[filled] = (script, packed_once(script))
+    script, packed = built[filled]
+    # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
+    if "gzip" in request.accept_encodings:  # type: ignore[comparison-overlap]
+        response = Response(packed, mimetype="application/javascript")
+        response.headers["Content-Encoding"] = "gzip"
+    else:
+        response = Response(script, mimetype="application/javascript")
+    response.vary.add("Accept-Encoding")
     response.headers["Cache-Control"] = "no-cache"
     return response
 

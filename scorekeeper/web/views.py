@@ -7,6 +7,7 @@ from urllib.parse import urlsplit
 from flask import Blueprint, g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
+from scorekeeper.web import wording
 from scorekeeper.web.i18n import LOCALE_COOKIE, LOCALES
 
 bp = Blueprint("web", __name__)
@@ -14,7 +15,7 @@ bp = Blueprint("web", __name__)
 
 @bp.get("/glossary")
 def glossary() -> str:
-    """The words of the game, explained in English."""
+    """The words of the game, explained in the reader's language."""
     return render_template("glossary.html")
 
 
@@ -45,6 +46,12 @@ def same_site_path(target: str) -> str | None:
     if parts.scheme or parts.netloc:
         return None
     return target
+
+
+@bp.app_template_global()
+def outcome_said(code: str) -> bool:
+    """Whether the reader's interface names this outcome (chapéu and arrepio: pt-BR only)."""
+    return wording.outcome_said(code)
 
 
 @bp.get("/language/<locale>")

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from flask_babel import ngettext
+from markupsafe import Markup
 
 from scorekeeper import engine
 
@@ -98,11 +99,17 @@ def conflict(code: str) -> str:
 
 def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
     """What a hand earned and why, the way the table says it: "91 → 2 jogos + 1 do empate"."""
-    return " ".join(
+    words = " ".join(
         hand_reason(reason, result, teams)
         for reason in result.reasons
         if reason not in SAID_ELSEWHERE
     )
+    if result.winner is None:  # a tie, a revoke, a spoiled deal: its words name no winner
+        return words
+    if _head(result) == engine.scoring.TOTAL_POINTS and not result.bandeira:
+        words += " " + _("(no bandeira without all the tricks)")
+    # The team it went to: "75 → 1 jogo" twice could be either side's.
+    return _("%(team)s: %(summary)s", team=teams[result.winner], summary=words)
 
 
 SAID_ELSEWHERE = frozenset(
@@ -202,9 +209,46 @@ HAND_REASONS: dict[engine.HandReason, HandWords] = {
 """Each reason's words, from the hand's result and the teams' names."""
 
 
-def outcome_name(outcome: engine.Outcome | str | None) -> str:
-    """The name of a finished rubber's outcome (pente is gato in Brazil)."""
+def hand_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
+    """:func:`hand_summary` for a page: each team's name in its colour (the names escaped)."""
+    marked = tuple(
+        Markup('<span class="team{}">{}</span>').format(team, name)
+        for team, name in enumerate(teams)
+    )
+    return Markup(hand_summary(result, (marked[0], marked[1])))
+
+
+def recorded_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
+    """Return the note after a hand is recorded: its :func:`hand_note`, but for a pending tie.
+
+    A tie leaving games pending is just the tie (the page says what it carries, right under the
+    score)."""
+    if {engine.HandReason.TIE_CARRY, engine.HandReason.TIE_DOUBLE} & set(result.reasons):
+        return Markup.escape(_("60-60: a tie."))
+    return hand_note(result, teams)
+
+
+SAID_ONLY_IN = {"chapeu": ("pt_BR",), "arrepio": ("pt_BR",)}
+"""The outcome names that only some interfaces' players say (RULES.md, named outcomes): chapéu
+and arrepio are Brazilian; a pt-PT or English page shows the score instead. Every other name
+is said everywhere (pente is gato in Brazil: the catalogue's word)."""
+
+
+def outcome_said(outcome: engine.Outcome | str | None) -> bool:
+    """Whether the reader's interface has a name for this outcome."""
     code = outcome.value if isinstance(outcome, engine.Outcome) else outcome
+    said_in = SAID_ONLY_IN.get(code or "")
+    return said_in is None or str(get_locale()) in said_in
+
+
+def outcome_name(outcome: engine.Outcome | str | None) -> str:
+    """Return the name of a finished rubber's outcome in the reader's interface, or "".
+
+    It is "" where its players have none (pente is gato in Brazil; chapéu and arrepio are said
+    only there)."""
+    code = outcome.value if isinstance(outcome, engine.Outcome) else outcome
+    if not outcome_said(code):
+        return ""
     return {
         "pente": _("pente"),
         "chapeu": _("chapéu"),
@@ -216,7 +260,7 @@ def outcome_name(outcome: engine.Outcome | str | None) -> str:
 
 def outcome_names(names: Iterable[engine.Outcome | str]) -> str:
     """Every name of a finished rubber (``engine.rubber_names``): "bandeira · gato"."""
-    return " · ".join(outcome_name(name) for name in names)
+    return " · ".join(said for said in map(outcome_name, names) if said)
 
 
 def record_problem(problem: engine.RecordProblem) -> str:

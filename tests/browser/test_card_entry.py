@@ -105,7 +105,7 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
     phone.locator("[data-finish]").tap()
     expect(phone.get_by_role("heading", name="Confirmar e registar a mão")).to_be_visible()
     expect(phone.locator("[data-result] [data-points]")).to_have_text("48 – 72")
-    expect(phone.locator("[data-result] .summary")).to_have_text("72 → 1 jogo")
+    expect(phone.locator("[data-result] .summary")).to_have_text("Eles: 72 → 1 jogo")
     phone.get_by_role("button", name="Registar a mão").tap()
 
     expect(phone.locator(".scoreline .games")).to_have_text("0 – 1")

@@ -44,6 +44,12 @@ def start_kept_rubber(live_server: str, phone: Any) -> str:
     return found.group(1)
 
 
+def edit_link(live_server: str, phone: Any, rubber_id: str) -> str:
+    """The rubber's edit link, from the key the phone's hand form holds for its offline sync."""
+    key = phone.locator("form[data-offline]").get_attribute("data-edit-key")
+    return f"{live_server}/r/{rubber_id}/edit/{key}"
+
+
 def _no_network(route: Any) -> None:
     route.abort("internetdisconnected")
 
@@ -124,8 +130,7 @@ def test_a_hand_refused_when_it_is_sent_is_shown_and_kept(
     live_server: str, phone: Any, second_phone: Any
 ) -> None:
     rubber_id = start_kept_rubber(live_server, phone)
-    edit_url = phone.locator("#edit-url").input_value()
-    second_phone.goto(edit_url)
+    second_phone.goto(edit_link(live_server, phone, rubber_id))
     pending = phone.locator(".pending-hand")
 
     go_offline(phone)
@@ -225,8 +230,8 @@ def test_a_rubber_opened_before_the_worker_ran_is_kept_too(
     """The second phone's very first page is the rubber, from its edit link.
 
     The worker was not there to see it load, so the page asks it to keep a copy."""
-    start_kept_rubber(live_server, phone)
-    second_phone.goto(phone.locator("#edit-url").input_value())
+    rubber_id = start_kept_rubber(live_server, phone)
+    second_phone.goto(edit_link(live_server, phone, rubber_id))
     expect(second_phone).to_have_url(PAGE)
     wait_until_kept(second_phone)
     go_offline(second_phone)

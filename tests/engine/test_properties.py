@@ -439,9 +439,7 @@ def test_an_arrepio_is_a_win_over_a_team_that_stood_one_short_against_none(
     winner, loser, target = state.winner, 1 - state.winner, rules.games_to_win
     scanned = (
         state.games[loser] == target - 1
-        and target >= 2
-        and not state.pente
-        and not (state.games[loser] == 1 and target >= 3)
+        and target == 4
         and any(
             r.games_after[winner] == 0 and r.games_after[loser] == target - 1 for r in state.hands
         )

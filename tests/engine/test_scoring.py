@@ -391,6 +391,19 @@ def test_outcome_chapeu() -> None:
     assert state.shutout is False
 
 
+def test_chapeu_and_arrepio_are_scores_of_a_rubber_to_4() -> None:
+    """A 6-1 is no chapéu, a 6-5 after 0-5 no arrepio (RULES.md: only the scores they name)."""
+    six = RuleSet.from_dict({"preset": "portugal", "games_to_win": 6})
+    one_six = replay(six, [Hand.played(50)] + [Hand.played(95)] * 3)
+    assert (one_six.games, one_six.winner, one_six.outcome) == ((6, 1), NOS, None)
+    comeback = [Hand.played(29), Hand.played(29), Hand.played(50)] + [Hand.played(70)] * 6
+    five = replay(six, comeback)
+    assert (five.games, five.winner, five.outcome) == ((6, 5), NOS, None)
+    three = RuleSet.from_dict({"preset": "portugal", "games_to_win": 3})
+    two_one = replay(three, [Hand.played(50), Hand.played(95), Hand.played(70)])
+    assert (two_one.games, two_one.outcome) == ((3, 1), None)
+
+
 def test_outcome_arrepio_after_0_3() -> None:
     hands = [Hand.played(29, 91), Hand.played(50, 70)] + [Hand.played(70, 50)] * 4
     state = replay(PORTUGAL, hands)

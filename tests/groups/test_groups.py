@@ -12,7 +12,10 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.api.test_group_api import assert_totals_are_the_recount
+from tests.groups.test_review import RUBBERS
 from tests.groups.test_review import build as build_small_group
+from tests.support.api_calls import new_group, new_rubber, play
 
 
 @pytest.fixture
@@ -136,7 +139,10 @@ def test_the_group_page_shows_ranking_and_history(en: FlaskClient) -> None:
     group_id = build_small_group(en)
     page = text(en.get(f"/g/{group_id}").get_data(as_text=True))
     assert "Ranking" in page and "Ana" in page and "ZÉ" in page
-    assert "Nós won · pente" in page and "chapéu" in page and "arrepio" in page
+    # Chapéu and arrepio are Brazilian words: an English page names only the pente.
+    assert "Nós won · pente" in page and "chapéu" not in page and "arrepio" not in page
+    brazil = en.get(f"/g/{group_id}", headers={"Accept-Language": "pt-BR"}).get_data(as_text=True)
+    assert "chapéu" in text(brazil) and "arrepio" in text(brazil)
     assert "in play" in page
     stats = text(en.get(f"/g/{group_id}/stats").get_data(as_text=True))
     assert "Over 4 finished rubbers." in stats
@@ -251,3 +257,34 @@ def test_ratings_are_written_the_readers_way(en: FlaskClient) -> None:
         assert ratings and all(re.fullmatch(rf"-?\d+\{mark}\d", value) for value in ratings), (
             ratings
         )
+
+
+def test_a_move_undone_leaves_the_group_as_it_was(app: Flask, en: FlaskClient) -> None:
+    """Bringing a rubber in asks first (a disclosure), and this phone can take it out again.
+
+    The group's totals and ratings are then a full recompute without it, as before the move."""
+    group = new_group(en, "Tasca do Zé")
+    for players, hands in RUBBERS:
+        play(en, new_rubber(en, group, players=players), *hands)
+    group_id = str(group["id"])
+    assert en.get(f"/g/{group_id}/edit/{group['edit_key']}").status_code == 302  # its edit link
+    before = assert_totals_are_the_recount(app, group_id, "built")
+    page = start_rubber(en)
+    rubber_id = page.rsplit("/", 1)[-1]
+    for points in ("95", "95"):  # Ana and Eva win 4-0: it changes the ratings
+        en.post(page + "/hands", data={"action": "points", "team": "0", "points": points})
+    shown = en.get(f"/g/{group_id}").get_data(as_text=True)
+    assert re.search(r"<details>\s*<summary>Move Nós 4 – 0 Eles here</summary>", shown)
+    assert en.post(f"/g/{group_id}/rubbers/{rubber_id}/leave").status_code == 302  # not moved
+    assert "Only the rubber this phone just brought here" in en.get(f"/g/{group_id}").text
+    en.post(f"/g/{group_id}/rubbers/{rubber_id}/move")
+    moved = assert_totals_are_the_recount(app, group_id, "moved")
+    assert moved != before
+    shown = en.get(f"/g/{group_id}").get_data(as_text=True)
+    assert "Undo: take Nós 4 – 0 Eles out of the group" in shown
+    stranger = app.test_client()
+    assert stranger.post(f"/g/{group_id}/rubbers/{rubber_id}/leave").status_code == 403
+    assert en.post(f"/g/{group_id}/rubbers/{rubber_id}/leave").status_code == 302
+    assert "The rubber is out of Tasca do Zé again." in en.get(f"/g/{group_id}").text
+    assert en.get(f"/api/v1/rubbers/{rubber_id}").get_json()["group"] is None
+    assert assert_totals_are_the_recount(app, group_id, "left") == before

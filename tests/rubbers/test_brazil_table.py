@@ -44,7 +44,7 @@ def test_a_bandeira_at_0_0_is_named_a_gato_too_by_the_engine() -> None:
 def test_the_page_and_the_sitting_say_the_same_of_a_bandeira_4_0(br: FlaskClient) -> None:
     page = start(br, preset="brasil")
     br.post(page + "/hands", data={"action": "points", "team": "0", "points": "120"})
-    assert "Partida vencida por Nós: bandeira · gato" in text(br, page)
+    assert "Vencedores da partida: Nós · bandeira · gato" in text(br, page)
     sitting = text(br, page + "/sitting")
     assert "1 partida; gatos 1 – 0" in sitting
     assert "bandeira · gato" in sitting

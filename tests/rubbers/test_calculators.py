@@ -85,7 +85,9 @@ def test_zero_points_are_asked_about_before_they_are_used(en: FlaskClient) -> No
     response = en.get(f"{page}/count?action=use&team=0")
     assert response.status_code == 200
     html = text(response)
-    assert "0 points for Nós: Eles would score 120 → bandeira, 4 games. Is that right?" in html
+    assert (
+        "Nós: 0 points. Then the hand reads “Eles: 120 → bandeira, 4 games”. Is that right?" in html
+    )
     assert 'name="action" value="confirm-zero"' in html
     response = en.get(f"{page}/count?action=confirm-zero&team=0")
     assert response.status_code == 302

@@ -151,7 +151,8 @@ def test_revoke_and_bandeira_buttons(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     record(en, page, action="revoke-0")
     assert score(en.get(page).get_data(as_text=True)) == "0 – 2"
-    assert "Revoke (renúncia) by Nós: Eles marks 2 games" in en.get(page).get_data(as_text=True)
+    shown = re.sub(r"<[^>]+>", "", en.get(page).get_data(as_text=True))  # names in their colour
+    assert "Revoke (renúncia) by Nós: Eles marks 2 games" in shown
     record(en, page, action="bandeira-0")
     html = en.get(page).get_data(as_text=True)
     assert score(html) == "4 – 2"
@@ -288,6 +289,59 @@ def test_editing_a_past_hand_recomputes_everything_after_it(app: Flask, en: Flas
     assert (rubber.games0, rubber.games1) == (2, 2)
 
 
+def edit_form(client: FlaskClient, page: str, number: int) -> tuple[str | None, str | None]:
+    """The team checked and the points filled in by a hand's edit form."""
+    form = client.get(f"{page}/hands/{number}/edit").get_data(as_text=True)
+    inputs = re.findall(r"<input [^>]*>", form)
+    teams = [
+        re.search(r'value="([01])"', tag)
+        for tag in inputs
+        if 'name="team"' in tag and " checked" in tag
+    ]
+    points = [re.search(r'value="(\d*)"', tag) for tag in inputs if 'name="points"' in tag]
+    assert len(teams) <= 1 and len(points) == 1, inputs
+    team = teams[0].group(1) if teams and teams[0] else None
+    return (team, points[0].group(1) if points[0] else None)
+
+
+def test_a_hand_opens_for_editing_from_the_side_it_was_typed_for(
+    app: Flask, en: FlaskClient
+) -> None:
+    page = start(en)
+    record(en, page, points="25")  # typed for team 0, won by team 1 with 95
+    record(en, page, team="1", points="70")
+    record(en, page, action="bandeira-1")
+    assert edit_form(en, page, 1) == ("0", "25")
+    assert edit_form(en, page, 2) == ("1", "70")
+    assert edit_form(en, page, 3) == ("1", "120")
+    en.post(page + "/hands/1/edit", data={"action": "points", "team": "0", "points": "40"})
+    assert hands_of(app, page)[0] == ("played", 40, 80, None)
+    assert edit_form(en, page, 1) == ("0", "40")
+
+
+def test_a_hand_with_no_side_typed_opens_from_its_winners_side(app: Flask, en: FlaskClient) -> None:
+    """A hand with no side typed opens from the side of the team that won it.
+
+    That is a hand given by both teams' points (the API, the offline list), or one stored before
+    the side was kept."""
+    page = start(en)
+    rubber_id = page.rsplit("/", 1)[-1]
+    key = re.search(r'id="edit-url" href="[^"]+/edit/([^"]+)"', en.get(page + "/share").text)
+    assert key
+    answer = en.post(
+        f"/api/v1/rubbers/{rubber_id}/hands",
+        json={"points": [25, 95]},
+        headers={"X-Edit-Key": key.group(1)},
+    )
+    assert answer.status_code == 201, answer.get_data(as_text=True)
+    record(en, page, points="25")
+    with app.app_context():  # as a hand stored before migration 3c1d5e7a9b20 is
+        db.session.execute(db.update(Hand).values(typed_team=None))
+        db.session.commit()
+    assert edit_form(en, page, 1) == ("1", "95")
+    assert edit_form(en, page, 2) == ("1", "95")
+
+
 def test_an_edit_cannot_end_the_rubber_before_later_hands(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     record(en, page, points="75")
@@ -336,8 +390,8 @@ def test_next_rubber_waits_for_a_winner_and_is_started_once(app: Flask, en: Flas
     first = en.post(page + "/next").location
     assert en.post(page + "/next").location == first  # a double tap: the same next rubber
     other = app.test_client()  # the other phone, with the edit link, taps it too
-    html = en.get(page).get_data(as_text=True)
-    edit_url = re.search(r'id="edit-url" readonly value="([^"]+)"', html)
+    html = en.get(page + "/share").get_data(as_text=True)
+    edit_url = re.search(r'id="edit-url" href="([^"]+)"', html)
     assert edit_url
     other.get(edit_url.group(1).replace("http://localhost", ""))
     assert other.post(page + "/next").location == first
@@ -345,7 +399,7 @@ def test_next_rubber_waits_for_a_winner_and_is_started_once(app: Flask, en: Flas
     # The other phone knows the next rubber's edit key too, the same as the first phone's: a
     # third phone may join from either one's link.
     links = [
-        re.search(r'id="edit-url" readonly value="([^"]+)"', phone.get(first).get_data(True))
+        re.search(r'id="edit-url" href="([^"]+)"', phone.get(first + "/share").get_data(True))
         for phone in (en, other)
     ]
     assert links[0] and links[1] and links[0].group(1) == links[1].group(1)
@@ -377,15 +431,15 @@ def test_two_taps_at_once_start_one_next_rubber(
     second.set_cookie("session", before_next)
     assert second.post(page + "/next").location == first
     # Whichever answer's cookie the phone keeps, it holds the next rubber's edit key.
-    html = second.get(first).get_data(as_text=True)
-    assert re.search(r'id="edit-url" readonly value="[^"]+/edit/[A-Za-z0-9_-]+"', html)
+    html = second.get(first + "/share").get_data(as_text=True)
+    assert re.search(r'id="edit-url" href="[^"]+/edit/[A-Za-z0-9_-]+"', html)
 
 
 def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: FlaskClient) -> None:
     page = start(en)
     record(en, page, points="75")
-    html = en.get(page).get_data(as_text=True)
-    edit_url = re.search(r'id="edit-url" readonly value="([^"]+)"', html)
+    html = en.get(page + "/share").get_data(as_text=True)
+    edit_url = re.search(r'id="edit-url" href="([^"]+)"', html)
     assert edit_url
     other = app.test_client()
     other.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
@@ -393,6 +447,7 @@ def test_read_only_link_never_shows_a_form_and_cannot_write(app: Flask, en: Flas
     assert score(seen) == "1 – 0"
     assert "<form" not in seen  # not even the language switch: it is links
     assert '/hands"' not in seen and "Undo" not in seen and "edit-url" not in seen
+    assert "/edit/" not in other.get(page + "/share").get_data(as_text=True)
     for path in ("/hands", "/undo", "/next", "/hands/1/edit"):
         assert other.post(page + path, data={"action": "tie"}).status_code == 403
     assert other.get(page + "/hands/1/edit").status_code == 403
@@ -560,11 +615,13 @@ def test_the_full_form_offers_the_usual_targets(client: FlaskClient) -> None:
 def test_a_long_team_name_is_squeezed_into_the_cross(en: FlaskClient) -> None:
     page = start(en, team0="Os Campeões da Tasca do Sr. Joaquim", team1="Nós")
     record(en, page, points="70")
-    for html in (
-        en.get(page).get_data(as_text=True),
-        en.get(page + "/cross.svg").get_data(as_text=True),
-    ):
-        names = re.findall(r"<text [^>]*>(Os Campeões[^<]*|Nós)</text>", html)
-        assert names == ["Os Campeões da Tasca do Sr. Joaquim", "Nós"], names
-        squeezed = re.findall(r'<text [^>]*textLength="188"[^>]*>([^<]*)<', html)
-        assert squeezed == ["Os Campeões da Tasca do Sr. Joaquim"]
+    # The downloaded picture has room for the whole name, squeezed; the page's cross, drawn
+    # large enough to read on a phone, cuts it after a word (At a real table, item 1).
+    picture = en.get(page + "/cross.svg").get_data(as_text=True)
+    names = re.findall(r"<text [^>]*>(Os Campeões[^<]*|Nós)</text>", picture)
+    assert names == ["Os Campeões da Tasca do Sr. Joaquim", "Nós"], names
+    squeezed = re.findall(r'<text [^>]*textLength="188"[^>]*>([^<]*)<', picture)
+    assert squeezed == ["Os Campeões da Tasca do Sr. Joaquim"]
+    html = en.get(page).get_data(as_text=True)
+    names = re.findall(r'<text [^>]*class="team-name[^>]*>([^<]*)</text>', html)
+    assert names == ["Os Campeões da…", "Nós"], names

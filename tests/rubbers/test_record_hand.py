@@ -82,7 +82,8 @@ class Page(HTMLParser):
     """A page as a phone sees it: the hand form as its browser would send it, and a CSRF token.
 
     The form is as sent with hidden fields and checked choices. The page also holds the notes
-    flashed above the score, the errors by the fields, and the edit link to share."""
+    flashed above the score, the errors by the fields, and the edit link to share (on the
+    share page)."""
 
     def __init__(self, html: str) -> None:
         super().__init__()
@@ -105,11 +106,11 @@ class Page(HTMLParser):
         elif tag == "input":
             if values.get("name") == "csrf_token" and self.csrf is None:
                 self.csrf = values.get("value")
-            if values.get("id") == "edit-url":
-                self.edit_url = values.get("value")
             sent = values.get("type") == "hidden" or "checked" in values
             if self._in_hand_form and self.form is not None and sent:
                 self.form[values["name"]] = values.get("value", "")
+        elif tag == "a" and values.get("id") == "edit-url":
+            self.edit_url = values.get("href")
         elif tag == "p":
             classes = values.get("class", "").split()
             if "note" in classes:
@@ -351,7 +352,8 @@ class Table:
         # The page says what this hand earned, as the engine scores it.
         reference = engine.replay(self.rules, map(engine_input, self.rows), self.first_dealer)
         teams = self.teams()
-        summary = in_english(self.app, lambda: wording.hand_summary(reference.hands[-1], teams))
+        note = wording.recorded_note
+        summary = in_english(self.app, lambda: note(reference.hands[-1], teams).striptags())
         assert shown.notes == [("hand", summary)], (shown.notes, summary)
         return after
 
@@ -783,7 +785,7 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
     table.rows.append(("tie", 60, 60, False, None, None))
     after = table.check()
     assert after.version == int(form["version"]) + 2
-    assert shown.notes == [("hand", "60-60: a tie, the next hand is worth one more game")]
+    assert shown.notes == [("hand", "60-60: a tie.")]  # what it carries is under the score
     with app.app_context():
         assert db.session.get(WriteKey, (table.id, form["key"])) is not None
         db.session.remove()
@@ -974,7 +976,7 @@ class HttpPhone:
         return rubber_id_of(response.headers["Location"])
 
     def edit_link(self, rubber_id: str) -> str:
-        link = self.get(f"/r/{rubber_id}").edit_url
+        link = self.get(f"/r/{rubber_id}/share").edit_url
         assert link
         return link
 

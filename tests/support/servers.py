@@ -1,7 +1,7 @@
 """Real servers for the system tests: gunicorn as `make serve` runs it, and nginx.
 
-nginx runs as deploy/nginx.conf configures it (through .ci/proxy). Also the tools a test needs from
-Debian, which under CI must be there."""
+nginx runs as deploy/nginx.conf configures it (through .ci/proxy). Also the tools a test needs
+from Debian, which under CI must be there; and a live server whose requests a test can count."""
 
 from __future__ import annotations
 
@@ -11,17 +11,19 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 import requests
 from flask import Flask
 
-from tests.support.apps import fresh_app
+from tests.support.apps import fresh_app, served
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 APP_SERVERS = max(1, int(os.environ.get("APP_SERVERS", "1")))
@@ -80,6 +82,16 @@ def gunicorn_command() -> list[str]:
         "python:scorekeeper.gunicorn_conf",
         "scorekeeper:create_app()",
     ]
+
+
+def gunicorn_env(app: Flask) -> dict[str, str]:
+    """The environment of a gunicorn serving ``app``'s database with its secret key."""
+    return {
+        **os.environ,
+        "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+        "SECRET_KEY": app.config["SECRET_KEY"],
+        "PYTHONUNBUFFERED": "1",
+    }
 
 
 @dataclass
@@ -243,3 +255,68 @@ def behind_proxy(
         finally:
             for server in running:
                 server.stop()
+
+
+# A live server whose requests are counted (the follower's page, the TV) ----------------
+
+
+@dataclass(frozen=True)
+class Seen:
+    """One request as it reached the app: when (time.monotonic()), what, from which browser."""
+
+    at: float
+    method: str
+    path: str
+    agent: str
+    status: int
+
+
+@dataclass
+class Counted:
+    """WSGI middleware that notes every request the app answers, with its status."""
+
+    app: Callable[..., Iterable[bytes]]
+    seen: list[Seen] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __call__(self, environ: dict[str, Any], start_response: Callable[..., Any]) -> Any:
+        arrived = time.monotonic()
+
+        def noted(status: str, headers: Any, *rest: Any) -> Any:
+            with self.lock:
+                self.seen.append(
+                    Seen(
+                        arrived,
+                        environ["REQUEST_METHOD"],
+                        environ.get("PATH_INFO", ""),
+                        environ.get("HTTP_USER_AGENT", ""),
+                        int(status.split()[0]),
+                    )
+                )
+            return start_response(status, headers, *rest)
+
+        return self.app(environ, noted)
+
+    def by(self, agent: str, since: float = 0.0) -> list[Seen]:
+        """The requests of one browser (its user agent), from ``since`` on."""
+        with self.lock:
+            return [seen for seen in self.seen if seen.agent == agent and seen.at >= since]
+
+
+@dataclass
+class CountedServer:
+    """The app on a live server, and every request it answered."""
+
+    url: str
+    counted: Counted
+    app: Flask
+
+
+@contextmanager
+def counted_server(sqlite_file: Path) -> Iterator[CountedServer]:
+    """A live server (as the browser tests' own) whose every request is noted."""
+    with fresh_app(sqlite_file, {"SECRET_KEY": "browser-tests"}) as app:
+        counted = Counted(app.wsgi_app)
+        app.wsgi_app = counted  # type: ignore[method-assign]
+        with served(app) as url:
+            yield CountedServer(url, counted, app)

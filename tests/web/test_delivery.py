@@ -102,7 +102,7 @@ def test_two_phones_share_a_rendering_but_not_their_tokens(app: Flask, client: F
     page = start(client)
     record(client, page)  # the undo form, which carries the session's CSRF token
     mine = client.get(page).get_data(as_text=True)
-    edit_url = re.search(r'id="edit-url" readonly value="([^"]+)"', mine)
+    edit_url = re.search(r'id="edit-url" href="([^"]+)"', client.get(page + "/share").text)
     assert edit_url
     other = app.test_client()
     other.get(edit_url.group(1))  # the edit link: this phone may record hands too

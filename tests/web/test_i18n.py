@@ -254,10 +254,10 @@ def test_a_4_0_rubber_is_a_pente_in_portugal_and_a_gato_in_brazil(
     assert re.search(rf"\b{name}\b", text), text
     assert not re.search(rf"\b{not_name}\b", text), text
     if accept == "pt-PT":
-        assert "Partida ganha por Nós" in text
+        assert "Vencedores da partida: Nós" in text
         assert "95 → 2 jogos (capote)" in text
     if accept == "pt-BR":
-        assert "Partida vencida por Nós" in text
+        assert "Vencedores da partida: Nós" in text
 
 
 def test_the_history_names_the_pente_in_the_phones_language(client: FlaskClient) -> None:
@@ -293,3 +293,11 @@ def test_an_unknown_hand_action_is_refused_in_portuguese(client: FlaskClient) ->
     assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert "Escolha o que aconteceu na mão." in html and "must be one of" not in html
+
+
+def test_european_portuguese_says_one_word_for_each_thing() -> None:
+    """pt-PT says ligação (not link) and carta voltada (not virada), everywhere."""
+    for message in load_po("pt_PT"):
+        strings = message.string if isinstance(message.string, (list, tuple)) else [message.string]
+        for string in strings:
+            assert not re.search(r"\blinks?\b|virad", string or "", re.I), (message.id, string)

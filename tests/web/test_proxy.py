@@ -42,7 +42,9 @@ def proxied(tmp_path: Path) -> Iterator[Flask]:
 
 
 def links(client: FlaskClient, headers: dict[str, str]) -> dict[str, Any]:
-    """Every link a phone is given: the API's, the page's share and edit links, a redirect."""
+    """Return every link a phone is given.
+
+    The API's, the share page's follow and edit links, a redirect."""
     created = client.post("/api/v1/rubbers", json={}, headers=headers)
     assert created.status_code == 201
     rubber = created.get_json()
@@ -51,13 +53,14 @@ def links(client: FlaskClient, headers: dict[str, str]) -> dict[str, Any]:
     granted = client.get(edit_path, headers=headers)
     assert granted.status_code == 302
     page = client.get(f"/r/{rubber['id']}", headers=headers).get_data(as_text=True)
+    shared = client.get(f"/r/{rubber['id']}/share", headers=headers).get_data(as_text=True)
     return {
         "rubber": rubber,
         "group": group,
         "location": granted.headers["Location"],
         "created_location": created.headers["Location"],
         "page": page,
-        "page_links": re.findall(r'value="(https?://[^"]+)"', page),
+        "page_links": re.findall(r'id="(?:share|edit)-url" href="(https?://[^"]+)"', shared),
         "cookies": granted.headers.getlist("Set-Cookie"),
         "hsts": granted.headers.get("Strict-Transport-Security"),
     }

@@ -579,7 +579,8 @@ def test_names_are_escaped_on_every_page(app: Flask, named: tuple[FlaskClient, l
         page = assert_escaped(flashed, "rubber page with a flashed summary")
         shown = page.shown()
         assert all(name in shown for name in TEAMS + PLAYERS)
-        assert any(f"by {TEAMS[1]}" in text for text in page.text)  # the flashed summary
+        # The flashed summary, the team's name in a span of its colour.
+        assert any(text.startswith("Revoke (renúncia) by") for text in page.text)
         labels = [value for _, name, value in page.attributes if name == "aria-label"]
         assert any(TEAMS[0] in label and TEAMS[1] in label for label in labels)
         assert "svg" in page.starts and "title" in page.starts

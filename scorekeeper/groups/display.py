@@ -1,0 +1,112 @@
+"""The group's display page, for the café's TV: its rubbers being played now and its standings.
+
+Every rubber of the group being played now is shown with its cross and score, beside the group's
+standings, big enough to read across the room. It has no controls and keeps itself up to date
+(app.js, "Following live" in docs/decisions.md)."""
+
+from __future__ import annotations
+
+import hashlib
+from datetime import datetime, timedelta
+from typing import Any
+
+import sqlalchemy as sa
+from flask import Blueprint, Response, abort, current_app, render_template, request
+
+from scorekeeper.extensions import db
+from scorekeeper.groups import sittings
+from scorekeeper.groups import store as group_store
+from scorekeeper.groups.models import Group
+from scorekeeper.rubbers import drawings
+from scorekeeper.rubbers.access import player_names
+from scorekeeper.rubbers.models import Rubber
+from scorekeeper.web import wording
+from scorekeeper.web.columns import utcnow
+from scorekeeper.web.i18n import select_locale
+
+bp = Blueprint("display", __name__)
+
+PLAYING_FOR = sittings.SITTING_GAP
+"""A rubber not finished and not written to for this long is no longer being played."""
+FINISHED_SHOWN = timedelta(minutes=10)
+"""A rubber just won stays on the screen this long, for the room to see how it ended."""
+STARTED_WITHIN = timedelta(hours=12)
+"""Only rubbers started this recently are looked at (the index's range, not the whole group)."""
+MOST_SHOWN = 12
+"""The latest rubbers shown, should more tables than this be playing."""
+STANDINGS_SHOWN = 10
+
+
+def playing(group_id: str, now: datetime) -> list[Rubber]:
+    """The group's rubbers being played now, in the order they were started."""
+    found = db.session.execute(
+        sa.select(Rubber)
+        .where(
+            Rubber.group_id == group_id,
+            Rubber.created_at >= now - STARTED_WITHIN,
+            Rubber.updated_at >= now - PLAYING_FOR,
+        )
+        .order_by(Rubber.created_at, Rubber.group_seq)
+    ).scalars()
+    shown = [r for r in found if not r.finished or r.updated_at >= now - FINISHED_SHOWN]
+    return shown[-MOST_SHOWN:]
+
+
+def _etag(group: Group, rubbers: list[Rubber]) -> str:
+    """Return the page's ETag, a hash of what the page depends on.
+
+    That is the rubbers shown at their versions, and the group's last write: every write of one of
+    its rubbers stamps the group's row, so an edit to an older rubber, which moves the standings,
+    is seen too."""
+    facts = (
+        group.id,
+        group.updated_at.isoformat(),
+        [(rubber.id, rubber.version) for rubber in rubbers],
+        select_locale(),
+        request.scheme,
+        request.host,
+        current_app.extensions["build_id"],
+    )
+    return hashlib.sha256(repr(facts).encode()).hexdigest()[:16]
+
+
+def _table(rubber: Rubber) -> dict[str, Any]:
+    state = rubber.state()
+    names = player_names(rubber)
+    return {
+        "rubber": rubber,
+        "state": state,
+        "cross": drawings.cross(state),
+        "sides": (f"{names[0]} & {names[2]}", f"{names[1]} & {names[3]}")
+        if rubber.players
+        else None,
+        "dealer": names[state.dealer],
+        "outcome": wording.outcome_name(state.outcome),
+    }
+
+
+@bp.get("/g/<group_id>/display")
+def display(group_id: str) -> Response:
+    group = group_store.get(group_id)
+    if group is None:
+        abort(404)
+    rubbers = playing(group.id, utcnow())
+    etag = _etag(group, rubbers)
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        stats = group_store.stats(group.id)
+        response = Response(
+            render_template(
+                "groups/display.html",
+                group=group,
+                tables=[_table(rubber) for rubber in rubbers],
+                standings=stats.ranking()[:STANDINGS_SHOWN],
+                follow_tag=etag,
+            ),
+            mimetype="text/html",
+        )
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.vary.update(("Cookie", "Accept-Language"))
+    return response

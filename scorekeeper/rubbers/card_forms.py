@@ -1,0 +1,136 @@
+"""The HTML forms of card entry: cards picked on the grid, a pile, a melar hand, a record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext
+from flask_babel import lazy_gettext as _l
+from wtforms import Field, HiddenField, RadioField, StringField
+from wtforms.validators import Optional, ValidationError
+
+from scorekeeper import engine
+from scorekeeper.rubbers.forms import choices, is_version, write_key_field
+from scorekeeper.web.forms import Form
+
+MAX_CARD_TEXT = 4
+"""The longest card as written (``10H``), with room for one stray character."""
+MAX_PICKED = 48
+"""More values than a deck holds are not a person tapping: the rest are ignored."""
+MAX_RECORD_TEXT = 600
+"""A full record written ``AS 2S 7S JS|...`` is about 130 characters."""
+MAX_TYPED_TEXT = 250
+"""A whole hand typed out (40 cards, "10H " the longest), with room for a stray one."""
+
+
+class CardListField(Field):
+    """Every value sent under one name (a checkbox or a button per card), as written."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        cards = (str(value).strip()[:MAX_CARD_TEXT] for value in valuelist[:MAX_PICKED])
+        self.data = [card for card in cards if card]
+
+
+class CardsForm(Form):
+    """Cards picked on the grid of the rubber's deck; a GET form, so no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    cards = CardListField()
+    action = HiddenField()
+
+    def picked(self, rules: engine.RuleSet) -> tuple[list[engine.Card], dict[str, str]]:
+        """The picked cards read by the engine, and a sentence for each one refused, by card."""
+        if self.action.data == "clear":
+            self.cards.data = []
+        cards: list[engine.Card] = []
+        problems: dict[str, str] = {}
+        for text in self.cards.data or []:
+            try:
+                card = engine.Card.parse(text)
+            except engine.CardError:
+                problems[text] = gettext(
+                    "%(card)s is not a card: write the rank then the suit, like 7H.", card=text
+                )
+                continue
+            if not engine.in_deck(card, rules):
+                problems[str(card)] = gettext("%(card)s is not in this deck.", card=str(card))
+            elif card in cards:
+                problems[str(card)] = gettext(
+                    "%(card)s is picked twice: a card counts once.", card=str(card)
+                )
+            else:
+                cards.append(card)
+        return cards, problems
+
+
+class PileForm(CardsForm):
+    """A pile of won cards to count, and the team it belongs to."""
+
+    team = RadioField(
+        _l("Whose pile"),
+        choices=choices([("0", "0"), ("1", "1")]),
+        default="0",
+        validators=[Optional()],
+    )
+
+
+class MelarForm(CardsForm):
+    """The 10 cards of the leader who may want to spoil the deal."""
+
+
+class ReplayForm(Form):
+    """A record of tricks in progress: it travels in the page until the person confirms it.
+
+    ``record`` holds the tricks so far, ``AS 2S 7S JS|KS 3S``: each trick in play order from
+    its leader, the last one possibly unfinished.
+    """
+
+    # Each value is read with care where it is used: a wrong one is never worse than missing.
+    trump = HiddenField()
+    set_trump = HiddenField()
+    trump_card = StringField(filters=[lambda text: (text or "")[:MAX_CARD_TEXT]])
+    record = HiddenField(filters=[lambda text: (text or "")[:MAX_RECORD_TEXT]])
+    card = CardListField()
+    typed = StringField(
+        _l("Cards, rank then suit (AS 7H)"),
+        filters=[lambda text: (text or "")[:MAX_TYPED_TEXT]],
+        render_kw={"autocomplete": "off"},
+    )
+    pick = HiddenField()
+    replace = HiddenField()
+    action = HiddenField()
+    key = write_key_field()
+    version = HiddenField(validators=[Optional()])
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def chosen_trump(self) -> str | None:
+        """The trump: a suit button just pressed, else the one carried, else the turned card's suit."""
+        for value in (self.set_trump.data, self.trump.data):
+            if value in ("C", "D", "H", "S"):
+                return str(value)
+        try:
+            return engine.Card.parse(self.trump_card.data or "").suit.value
+        except engine.CardError:
+            return None
+
+    def tricks(self) -> list[list[str]]:
+        """The record carried by the page, trick by trick (trailing empty tricks dropped)."""
+        tricks = [trick.split() for trick in str(self.record.data or "").split("|")]
+        while tricks and not tricks[-1]:
+            tricks.pop()
+        return tricks
+
+    def stored_version(self) -> int | None:
+        # Optional() lets a blank (" ") through: that is no version either.
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
+
+
+def record_text(tricks: list[list[str]]) -> str:
+    """The record as the page carries it: ``AS 2S 7S JS|KS 3S``."""
+    return "|".join(" ".join(trick) for trick in tricks)

@@ -1,0 +1,124 @@
+"""One recorded hand of a rubber: its page and its edit form.
+
+The page shows the hand as played, its tricks and a revoke the cards prove; the edit form replaces
+the hand and counts every later hand again. The routes are the rubber page's blueprint's
+(``rubbers.hand``, ``rubbers.edit_hand``)."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import abort, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from scorekeeper import engine
+from scorekeeper.rubbers import store
+from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
+from scorekeeper.rubbers.forms import HandForm, choices
+from scorekeeper.rubbers.models import Rubber
+from scorekeeper.rubbers.views import bp
+from scorekeeper.web import wording
+from scorekeeper.web.device import current_device
+
+
+@bp.get("/r/<rubber_id>/hands/<int:number>")
+def hand(rubber_id: str, number: int) -> str:
+    rubber = rubber_or_404(rubber_id)
+    state = rubber.state()
+    if not 1 <= number <= len(state.hands):
+        abort(404)
+    result = state.hands[number - 1]
+    row = rubber.hands[number - 1]
+    record = None
+    if row.tricks:
+        record = engine.verify_record(
+            row.trump or "H", result.leader, row.tricks, rubber.rule_set()
+        )
+    return render_template(
+        "rubbers/hand.html",
+        rubber=rubber,
+        result=result,
+        row=row,
+        record=record,
+        summary=wording.hand_note(result, rubber.teams),
+        players=player_names(rubber),
+        revoke=wording.revoke_proof(record.first_revoke, player_names(rubber), rubber.teams)
+        if record is not None and record.first_revoke is not None
+        else None,
+        can_edit=store.can_edit(current_device(), rubber),
+    )
+
+
+@bp.route("/r/<rubber_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit_hand(rubber_id: str, number: int) -> Any:
+    rubber = editable_or_403(rubber_id)
+    if not 1 <= number <= len(rubber.hands):
+        abort(404)
+    row = rubber.hands[number - 1]
+    form = HandForm()
+    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
+    if request.method == "GET":
+        _fill(form, row, rubber.state().hands[number - 1].winner)
+        form.version.data = str(rubber.version)
+        form.key.data = secrets.token_urlsafe(16)
+        return _edit_page(rubber, number, form)
+    if form.validate():
+        try:
+            store.write(
+                rubber.id,
+                store.replace_hand(
+                    number,
+                    form.engine_hand(),
+                    form.trump.data or None,
+                    typed_team=form.typed_team(),
+                ),
+                key=form.key.data or None,
+                body=request.form.to_dict(),
+                version=form.stored_version(),
+            )
+        except engine.ScoringError as error:
+            form.points.errors = [*form.points.errors, wording.engine_error(error)]
+        except store.Conflict as conflict:
+            if conflict.code not in ("ends_early", "cards_shift"):
+                flash(wording.conflict(conflict.code), "conflict")
+                return redirect(url_for(".rubber", rubber_id=rubber_id))
+            form.action.errors = [*form.action.errors, wording.conflict(conflict.code)]
+        else:
+            flash(
+                _("Hand %(number)s was changed; the score was counted again.", number=number),
+                "hand",
+            )
+            return redirect(url_for(".rubber", rubber_id=rubber_id))
+    return _edit_page(rubber, number, form), 422
+
+
+def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
+    return render_template(
+        "rubbers/edit_hand.html",
+        rubber=rubber,
+        number=number,
+        form=form,
+        by_cards=bool(rubber.hands[number - 1].tricks),
+    )
+
+
+def _fill(form: HandForm, row: Any, winner: int | None) -> None:
+    """Put a stored hand back into the form as it was entered.
+
+    A played hand goes on the side whose points were typed ("Nós, 25" stays "Nós, 25", not
+    "Eles, 95"), so a number changed without looking stays that team's; a hand with no side kept,
+    on its winner's side."""
+    if row.kind == "tie":
+        form.action.data = "tie"
+    elif row.kind == "spoiled":
+        form.action.data = "spoiled"
+    elif row.kind == "revoke":
+        form.action.data = f"revoke-{row.team}"
+    else:
+        form.action.data = "points"
+        side = row.typed_team if row.typed_team in (0, 1) else winner or 0
+        form.team.data = str(side)
+        form.points.data = row.points1 if side == 1 else row.points0
+        form.all_tricks.data = row.all_tricks
+    form.trump.data = row.trump
