@@ -10,7 +10,8 @@ from scorekeeper.config import asset_folder, configure
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: config, extensions, the shared web layer, the features, the API."""
+    """Build the app: config, extensions, the shared web layer, the features, the API, and
+    the rate limits on their creations."""
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -25,6 +26,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.home import views as home
     from scorekeeper.rubbers import card_entry
     from scorekeeper.rubbers import views as rubbers
+    from scorekeeper.web import limits
 
     db.init_app(app)
     migrate.init_app(app, db, directory=asset_folder("migrations"))
@@ -35,4 +37,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(card_entry.bp)
     app.register_blueprint(groups.bp)
     api.init_app(app)
+    limits.init_app(app)
     return app

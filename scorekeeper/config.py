@@ -40,7 +40,8 @@ def secret_key(app: Flask) -> str:
 
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """Fill ``app.config``: the defaults, instance/config.py (or the test's mapping), then
-    DATABASE_URL, PROXY_COUNT and SECRET_KEY from the environment."""
+    DATABASE_URL, PROXY_COUNT, RATELIMIT_ENABLED, RATELIMIT_STORAGE_URI and SECRET_KEY from the
+    environment (where a test's mapping does not set them)."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///"
@@ -64,6 +65,11 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # and no Domain (docs/decisions.md, "Serving it for real").
         HSTS_MAX_AGE=365 * 24 * 3600,
         SESSION_COOKIE_HTTPS_PREFIX="__Host-",
+        # Rate limits on creations (web/limits.py): on unless RATELIMIT_ENABLED=0; counters in
+        # this process unless RATELIMIT_STORAGE_URI names a storage servers share (Redis).
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_KEY_PREFIX="scorekeeper",
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -74,6 +80,10 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     if os.environ.get("PROXY_COUNT", "").strip():
         app.config["PROXY_COUNT"] = os.environ["PROXY_COUNT"].strip()
     app.config["PROXY_COUNT"] = proxy_count(app.config["PROXY_COUNT"])
+    for name in ("RATELIMIT_ENABLED", "RATELIMIT_STORAGE_URI"):
+        if os.environ.get(name, "").strip() and name not in (test_config or {}):
+            app.config[name] = os.environ[name].strip()
+    app.config["RATELIMIT_ENABLED"] = switch(app.config["RATELIMIT_ENABLED"])
     app.config["SECRET_KEY"] = secret_key(app)
 
 
@@ -87,3 +97,19 @@ def proxy_count(value: object) -> int:
     if not text.isascii() or not text.isdigit() or int(text) > 10:
         raise ValueError(f"PROXY_COUNT must be a whole number from 0 to 10, not {value!r}")
     return int(text)
+
+
+def switch(value: object) -> bool:
+    """A setting that is on or off: ``0``, ``false``, ``no`` or ``off`` turn it off.
+
+    >>> switch("0"), switch("1"), switch(True)
+    (False, True, True)
+    """
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("0", "false", "no", "off"):
+        return False
+    if text in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"RATELIMIT_ENABLED must be 0 or 1, not {value!r}")

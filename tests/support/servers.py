@@ -48,6 +48,47 @@ def need_program(name: str, package: str) -> str:
     return found
 
 
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A real redis-server on 127.0.0.1 and a free port, nothing kept on disk: its URL."""
+    program = need_program("redis-server", "redis-server")
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            program,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        started = time.monotonic()
+        while True:
+            assert process.poll() is None, "redis-server stopped at once"
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+                    probe.sendall(b"PING\r\n")
+                    if probe.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            assert time.monotonic() - started < STARTUP, "redis-server did not answer"
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -97,7 +138,15 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {"HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1", **self.env, "PORT": str(self.port)}
+        # The system tests create many rubbers from one address: no rate limits, unless the
+        # test's own env turns them on.
+        env = {
+            "HOST": "127.0.0.1",
+            "PYTHONUNBUFFERED": "1",
+            "RATELIMIT_ENABLED": "0",
+            **self.env,
+            "PORT": str(self.port),
+        }
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 self.command,
