@@ -52,7 +52,8 @@ fuzz: install-test
 lint: install-test
 	$(BIN)/ruff check scorekeeper tests bench
 	$(BIN)/ruff format --check scorekeeper tests bench
-	$(BIN)/mypy scorekeeper/engine
+	$(BIN)/mypy scorekeeper
+	$(BIN)/lint-imports
 
 # Extract the interface's strings and merge them into the three catalogues.
 messages: install

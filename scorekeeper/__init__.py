@@ -21,7 +21,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     configure(app, test_config)
 
     from scorekeeper import api, web
+    from scorekeeper.bidding import card_entry as bidding_cards
+    from scorekeeper.bidding import views as bidding
     from scorekeeper.extensions import csrf, db, migrate
+    from scorekeeper.groups import bidding as group_bidding
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
     from scorekeeper.rubbers import card_entry
@@ -35,7 +38,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(home.bp)
     app.register_blueprint(rubbers.bp)
     app.register_blueprint(card_entry.bp)
+    app.register_blueprint(bidding.bp)
+    app.register_blueprint(bidding_cards.bp)
     app.register_blueprint(groups.bp)
+    app.register_blueprint(group_bidding.bp)
     api.init_app(app)
     limits.init_app(app)
     return app

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from flask_babel import Babel
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
@@ -14,6 +16,13 @@ class Base(DeclarativeBase):
 
 
 db = SQLAlchemy(model_class=Base)
+
+# The models' base class: db.Model, which Flask-SQLAlchemy makes at run time from Base (its
+# declarative machinery plus the extension's mixins), so mypy cannot see it; it types as Base.
+if TYPE_CHECKING:
+    Model = Base
+else:
+    Model = db.Model
 migrate = Migrate()
 csrf = CSRFProtect()
 babel = Babel()

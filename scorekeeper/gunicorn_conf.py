@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from gunicorn.glogging import Logger
+
+if TYPE_CHECKING:
+    from gunicorn.glogging import _AtomsDict  # types-gunicorn's, not gunicorn's
 
 EDIT_LINK = re.compile(r"(/[rg]/[^/?#\s]+/edit/)[^/?#\s\"]+")
 """An edit link's path, whose last part is the key that lets a phone change a rubber or a group."""
@@ -31,12 +34,13 @@ class RedactingLogger(Logger):
     """gunicorn's logger, whose access lines never carry an edit key: not in the request line,
     the path, the referrer, nor any header or environment value a log format may name."""
 
-    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> dict[str, Any]:
-        atoms: dict[str, Any] = super().atoms(resp, req, environ, request_time)
-        return {
+    def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> _AtomsDict:
+        atoms = super().atoms(resp, req, environ, request_time)
+        safe = {
             name: redacted(value) if isinstance(value, str) else value
             for name, value in atoms.items()
         }
+        return cast("_AtomsDict", safe)
 
 
 bind = f"{os.environ.get('HOST', '127.0.0.1')}:{os.environ.get('PORT', '8000')}"

@@ -16,12 +16,12 @@ var SHELL_PATHS = CONFIG.shell.map(function (address) {
 });
 
 function pagePath(url) {
-  // The pages worth keeping, relative to the scope: "", "glossary", "r/<id>".
+  // The pages worth keeping, relative to the scope: "", "glossary", "r/<id>", "b/<id>".
   if (url.origin !== SCOPE.origin || url.pathname.indexOf(SCOPE.pathname) !== 0) {
     return false;
   }
   var path = url.pathname.slice(SCOPE.pathname.length);
-  return path === "" || path === "glossary" || /^r\/[A-Za-z0-9_-]{1,43}$/.test(path);
+  return path === "" || path === "glossary" || /^[rb]\/[A-Za-z0-9_-]{1,43}$/.test(path);
 }
 
 function pageKey(url) {

@@ -8,8 +8,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+import grimp
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorekeeper"
+LONGEST_MODULE = 460
+"""About 450 lines: a module read in one sitting."""
 
 
 def test_the_layers_import_one_way() -> None:
@@ -24,6 +28,28 @@ def test_the_layers_import_one_way() -> None:
     )
     assert lint.returncode == 0, lint.stdout + lint.stderr
     assert "0 broken" in lint.stdout, lint.stdout
+
+
+def test_no_module_imports_itself_round_a_cycle() -> None:
+    """Every import, at the top of a module or inside a function, leads nowhere back."""
+    graph = grimp.build_graph("scorekeeper")
+    cycles = []
+    for importer in sorted(graph.modules):
+        for imported in sorted(graph.find_modules_directly_imported_by(importer)):
+            back = graph.find_shortest_chain(importer=imported, imported=importer)
+            # A package importing its own submodule is how a package is built, not a cycle.
+            if back and not imported.startswith(importer + "."):
+                cycles.append((importer, *back))
+    assert not cycles, cycles
+
+
+def test_no_module_is_longer_than_a_sitting() -> None:
+    lengths = {
+        str(path.relative_to(ROOT)): len(path.read_text().splitlines())
+        for path in PACKAGE.rglob("*.py")
+        if "migrations" not in path.parts
+    }
+    assert {path: n for path, n in lengths.items() if n > LONGEST_MODULE} == {}
 
 
 def test_the_readme_names_every_package_and_module() -> None:

@@ -5,13 +5,16 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, jsonify, request
 from flask_babel import gettext as _
 
-from scorekeeper.api import export, groups, rubbers
+from scorekeeper.api import bidding, errors, export, groups, openapi, rubbers
+from scorekeeper.api.operations import PREFIX
 from scorekeeper.extensions import csrf
 
-bp = Blueprint("api", __name__, url_prefix=rubbers.PREFIX)
-bp.register_blueprint(rubbers.bp)
-bp.register_blueprint(groups.bp)
-bp.register_blueprint(export.bp)
+PARTS = (rubbers.bp, groups.bp, export.bp, bidding.bp, openapi.bp)
+
+bp = Blueprint("api", __name__, url_prefix=PREFIX)
+for _part in PARTS:
+    bp.register_blueprint(_part)
+errors.init_blueprint(bp, PREFIX)
 
 
 @bp.before_request
@@ -36,6 +39,6 @@ def _json_only() -> Response | None:
 
 def init_app(app: Flask) -> None:
     """Register the API; its writes are authenticated by their key headers, not by CSRF."""
-    for part in (rubbers.bp, groups.bp, export.bp):
+    for part in PARTS:
         csrf.exempt(part)
     app.register_blueprint(bp)

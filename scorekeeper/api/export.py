@@ -1,19 +1,27 @@
-"""A rubber's hands as a CSV file, one row per hand of the engine's fold, for spreadsheets."""
+"""Downloads: a rubber's hands as a CSV file for spreadsheets, one row per hand of the
+engine's fold, and a group's every rubber as the JSON file its import takes back."""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
-from flask_babel import gettext as _
+import sqlalchemy as sa
+from flask import Response, stream_with_context
+from sqlalchemy.orm import selectinload
 
+from scorekeeper.api import access
+from scorekeeper.api.operations import NO_GROUP, UNKNOWN, ApiBlueprint, Content
+from scorekeeper.api.schemas.groups import GroupExportFile
+from scorekeeper.api.states import exported_rubber
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Rubber
 
-bp = Blueprint("export", __name__)
+bp = ApiBlueprint("export", __name__)
 
 HEADER = (
     "number",
@@ -29,6 +37,8 @@ HEADER = (
 )
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these is a formula to a spreadsheet."""
+EXPORT_BATCH = 200
+EXPORT_FORMAT = "sueca-group"
 
 
 def cell(value: Any) -> str:
@@ -66,11 +76,21 @@ def rows(rubber: Rubber) -> list[list[str]]:
     return table
 
 
-@bp.get("/rubbers/<rubber_id>/export.csv")
-def rubber_csv(rubber_id: str) -> Response | tuple[Response, int]:
-    rubber = db.session.get(Rubber, rubber_id) if store.is_token(rubber_id) else None
-    if rubber is None:
-        return jsonify(error=_("There is no rubber with this id."), field=None), 404
+@bp.operation(
+    "get",
+    "/rubbers/<rubber_id>/export.csv",
+    "exportRubberCsv",
+    "A rubber's hands as CSV, one row per hand of the engine's fold.",
+    responses={
+        200: (
+            f"Header {','.join(HEADER)}, then one row per hand.",
+            Content("text/csv", {"type": "string"}),
+        ),
+        404: UNKNOWN,
+    },
+)
+def rubber_csv(rubber_id: str) -> Response:
+    rubber = access.rubber(rubber_id)
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerows(rows(rubber))
     return Response(
@@ -79,5 +99,44 @@ def rubber_csv(rubber_id: str) -> Response | tuple[Response, int]:
         headers={
             "Content-Disposition": f'attachment; filename="sueca-{rubber.id}.csv"',
             "Cache-Control": "no-store",
+        },
+    )
+
+
+@bp.operation(
+    "get",
+    "/groups/<group_id>/export.json",
+    "exportGroup",
+    "Every rubber of the group as a rubber state.",
+    responses={200: ("The export file.", GroupExportFile), 404: NO_GROUP},
+)
+def export_json(group_id: str) -> Response:
+    group = access.group(group_id)
+    head = {
+        "format": EXPORT_FORMAT,
+        "version": 1,
+        "group": {"id": group.id, "name": group.name},
+        "exported_at": datetime.now(UTC).replace(tzinfo=None).isoformat() + "Z",
+    }
+    query = (
+        sa.select(Rubber)
+        .where(Rubber.group_id == group.id)
+        .order_by(Rubber.created_at, Rubber.group_seq)
+        .options(selectinload(Rubber.hands))
+        .execution_options(yield_per=EXPORT_BATCH)
+    )
+
+    def chunks() -> Iterator[str]:
+        # Streamed in batches: a group of thousands of rubbers is never held whole in memory.
+        yield json.dumps(head, ensure_ascii=False)[:-1] + ', "rubbers": ['
+        for index, rubber in enumerate(db.session.execute(query).scalars()):
+            yield ("," if index else "") + json.dumps(exported_rubber(rubber), ensure_ascii=False)
+        yield "]}"
+
+    return Response(
+        stream_with_context(chunks()),
+        mimetype="application/json",
+        headers={
+            "Content-Disposition": f'attachment; filename="sueca-group-{group.id}.json"',
         },
     )

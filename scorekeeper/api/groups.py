@@ -1,153 +1,85 @@
-"""The JSON API of groups (API.md, "Review"): create one, its statistics, export and import.
+"""The JSON API of groups (API.md, "Review"): create one, read it and its statistics, move a
+rubber into it, import an export file.
 
-Errors have the shape of the rest of the API (``api.ApiError``). A write to a group needs its
-edit key in the ``X-Group-Key`` header; moving a rubber into a group needs the rubber's edit
-key (``X-Edit-Key``) too.
-
-The import takes the file the export makes: every rubber's hand inputs are read and scored
-again by the engine (the figures in the file are ignored), each rubber not in the group yet is
-recreated, and nothing at all is stored when one of them is refused.
+A write to a group needs its edit key in ``X-Group-Key``; moving a rubber into a group needs
+the rubber's edit key (``X-Edit-Key``) too. The import reads the file the export makes with the
+export's models (``schemas/groups.py``): every rubber's hand inputs are read as hand bodies and
+scored again by the engine (the figures in the file are ignored), each rubber not in the group
+yet is recreated, and nothing at all is stored when one of them is refused.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
 
 import sqlalchemy as sa
-from flask import Blueprint, Response, jsonify, request, stream_with_context, url_for
+from flask import Response, jsonify, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm import selectinload
 from sqlalchemy.orm.exc import StaleDataError
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper import engine
-from scorekeeper.api.rubbers import (
+from scorekeeper.api import access
+from scorekeeper.api.errors import ApiError
+from scorekeeper.api.hands import Stored, to_engine
+from scorekeeper.api.operations import (
+    BAD_BODY,
     EDIT_KEY_HEADER,
-    SEATS,
-    ApiError,
-    HandInput,
-    _api_error,
-    _body,
-    _http_error,
-    _list,
-    _name,
-    _only,
-    _rules,
-    _seat,
-    _text,
-    rubber_json,
+    GROUP_KEY,
+    NO_GROUP,
+    NO_GROUP_KEY,
+    REFUSED,
+    TOO_LARGE,
+    ApiBlueprint,
 )
+from scorekeeper.api.schemas.groups import (
+    CreatedGroup,
+    DealtBy,
+    ExportedHand,
+    Group,
+    GroupExport,
+    GroupStats,
+    ImportedRubber,
+    ImportResult,
+    MoveRubber,
+    NewGroup,
+)
+from scorekeeper.api.schemas.reading import json_body
+from scorekeeper.api.schemas.rubbers import HandInput, RubberState
+from scorekeeper.api.states import group_json, rubber_json, stats_json
 from scorekeeper.extensions import db
-from scorekeeper.groups import statistics
 from scorekeeper.groups import store as group_store
-from scorekeeper.groups.models import Group
+from scorekeeper.groups.models import Group as GroupRow
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Hand as HandRow
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 
-bp = Blueprint("groups", __name__)
+bp = ApiBlueprint("groups", __name__)
 
-GROUP_KEY_HEADER = "X-Group-Key"
-GROUP_FIELDS = frozenset({"name"})
-MOVE_FIELDS = frozenset({"rubber"})
 IMPORT_LIMIT = 16 * 1024 * 1024
 """An export file may be larger than other requests: about 2,000 rubbers fit in one; a larger
 group is imported in parts (the import only adds what is missing)."""
-EXPORT_BATCH = 200
-EXPORT_FORMAT = "sueca-group"
-HAND_KINDS = tuple(kind.value for kind in engine.HandKind)
-
-bp.register_error_handler(ApiError, _api_error)
-for _status in (400, 403, 404, 405, 409, 413, 415, 422):
-    bp.register_error_handler(_status, _http_error)
 
 
-@bp.after_request
-def _no_store(response: Response) -> Response:
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
-
-
-# Looking a group up ------------------------------------------------------------------------
-
-
-def _group(group_id: str) -> Group:
-    group = group_store.get(group_id)
-    if group is None:
-        raise ApiError(404, _("There is no group with this id."), None, "no_group")
-    return group
-
-
-def _check_group_key(group: Group) -> None:
-    key = request.headers.get(GROUP_KEY_HEADER)
-    if not key:
-        raise ApiError(
-            403,
-            _("Changing this group needs its edit key in the X-Group-Key header."),
-            None,
-            "group_key_missing",
-        )
-    if not group_store.key_matches(group, key):
-        raise ApiError(403, _("This is not the group's edit key."), None, "group_key_wrong")
-
-
-def _editable_group(group_id: str) -> Group:
-    group = _group(group_id)
-    _check_group_key(group)
-    return group
-
-
-def _check_names(players: list[str] | None, field: str) -> None:
-    repeated = statistics.repeated_name(players)
-    if repeated is not None:
-        raise ApiError(
-            422,
-            _("%(name)s sits in two seats: in a group every player has one seat.", name=repeated),
-            field,
-            "repeated_player",
-        )
-
-
-def group_to_join(value: object, players: list[str] | None) -> str | None:
-    """The group a new rubber joins (``"group"`` of POST /rubbers), its key checked."""
-    if value is None:
-        return None
-    group_id = _text(value, "group")
-    group = group_store.get(group_id)
-    if group is None:
-        raise ApiError(404, _("There is no group with this id."), "group", "no_group")
-    _check_group_key(group)
-    _check_names(players, "players")
-    return group.id
-
-
-def group_json(group: Group) -> dict[str, Any]:
-    return {
-        "id": group.id,
-        "url": url_for("groups.group", group_id=group.id, _external=True),
-        "name": group.name,
-        "stats_url": url_for("api.groups.stats", group_id=group.id, _external=True),
-        "export_url": url_for("api.groups.export_json", group_id=group.id, _external=True),
-    }
-
-
-# Endpoints ------------------------------------------------------------------------------------
-
-
-@bp.post("/groups")
+@bp.operation(
+    "post",
+    "/groups",
+    "createGroup",
+    "Start a group: the regulars of a table.",
+    body=NewGroup,
+    responses={
+        201: ("The new group, with its edit key and edit link.", CreatedGroup),
+        400: BAD_BODY,
+        413: TOO_LARGE,
+        422: REFUSED,
+    },
+)
 def create_group() -> tuple[Response, int, dict[str, str]]:
-    body = _body()
-    _only(body, GROUP_FIELDS)
-    if "name" not in body:
-        raise ApiError(400, _("%(field)s is missing.", field="name"), "name", "missing")
-    name = _name(body["name"], "name", blank=False)
-    group, key = group_store.create_group(name)
+    given = NewGroup.read(json_body())
+    group, key = group_store.create_group(given.name)
     data = group_json(group)
     data["edit_key"] = key
     data["edit_url"] = url_for("groups.grant", group_id=group.id, key=key, _external=True)
@@ -155,127 +87,71 @@ def create_group() -> tuple[Response, int, dict[str, str]]:
     return jsonify(data), 201, {"Location": location}
 
 
-@bp.get("/groups/<group_id>")
+@bp.operation(
+    "get",
+    "/groups/<group_id>",
+    "getGroup",
+    "A group: its name, links and number of rubbers.",
+    responses={200: ("The group.", Group), 404: NO_GROUP},
+)
 def get_group(group_id: str) -> Response:
-    group = _group(group_id)
+    group = access.group(group_id)
     data = group_json(group)
     data["rubbers"], data["finished"] = group_store.rubber_counts(group.id)
     return jsonify(data)
 
 
-def _rounded(value: float | None, digits: int) -> float | None:
-    return None if value is None else round(value, digits)
-
-
-def stats_json(group: Group, stats: statistics.GroupStats) -> dict[str, Any]:
-    """The statistics of API.md, with a few fields more."""
-    players = []
-    for player in stats.ranking():
-        partner = stats.best_partner(player.key)
-        partner_key = None
-        if partner is not None:
-            partner_key = partner.keys[1] if partner.keys[0] == player.key else partner.keys[0]
-        players.append(
-            {
-                "name": player.name,
-                "rubbers": player.rubbers,
-                "won": player.won,
-                "lost": player.lost,
-                "games_won": player.games_won,
-                "games_lost": player.games_lost,
-                "pentes": player.pentes,
-                "pentes_taken": player.pentes_taken,
-                "chapeus": player.chapeus,
-                "chapeus_taken": player.chapeus_taken,
-                "arrepios": player.arrepios,
-                "arrepios_taken": player.arrepios_taken,
-                "bandeiras": player.bandeiras,
-                "card_points_per_hand": _rounded(player.average_points, 2),
-                "rating": round(player.rating.ordinal, 3),
-                "rating_mu": round(player.rating.mu, 3),
-                "rating_sigma": round(player.rating.sigma, 3),
-                "rated_rubbers": player.rated,
-                "best_partner": stats.name(partner_key) if partner_key is not None else None,
-                "toughest_opponents": [
-                    stats.name(versus.opponent) for versus in stats.toughest_opponents(player.key)
-                ],
-            }
-        )
-    return {
-        "id": group.id,
-        "name": group.name,
-        "rubbers": stats.rubbers,
-        "players": players,
-        "pairs": [
-            {
-                "players": [stats.name(pair.keys[0]), stats.name(pair.keys[1])],
-                "rubbers": pair.rubbers,
-                "won": pair.won,
-                "games_won": pair.games_won,
-                "games_lost": pair.games_lost,
-            }
-            for pair in stats.pairs()
-        ],
-        "outcomes": {
-            name: stats.outcomes.get(name, 0)
-            for name in ("shutout", *(outcome.value for outcome in engine.Outcome))
-        },
-        "rating": {
-            "library": "openskill",
-            "model": "PlackettLuce",
-            "rating": "mu - 3 * sigma",
-        },
-    }
-
-
-@bp.get("/groups/<group_id>/stats")
+@bp.operation(
+    "get",
+    "/groups/<group_id>/stats",
+    "getGroupStats",
+    "Statistics per player and per pair over the group's finished rubbers, players ranked "
+    "by rating.",
+    responses={200: ("The statistics.", GroupStats), 404: NO_GROUP},
+)
 def stats(group_id: str) -> Response:
-    group = _group(group_id)
+    group = access.group(group_id)
     return jsonify(stats_json(group, group_store.stats(group.id)))
 
 
-# Export -----------------------------------------------------------------------------------------
-
-
-def exported_rubber(rubber: Rubber) -> dict[str, Any]:
-    """A rubber state of the export: the API's state, with when it started and its origin."""
-    data = rubber_json(rubber, rubber.state())
-    data["created_at"] = rubber.created_at.isoformat() + "Z"
-    data["origin"] = rubber.origin_id or rubber.id
-    return data
-
-
-@bp.get("/groups/<group_id>/export.json")
-def export_json(group_id: str) -> Response:
-    group = _group(group_id)
-    head = {
-        "format": EXPORT_FORMAT,
-        "version": 1,
-        "group": {"id": group.id, "name": group.name},
-        "exported_at": datetime.now(UTC).replace(tzinfo=None).isoformat() + "Z",
-    }
-    query = (
-        sa.select(Rubber)
-        .where(Rubber.group_id == group.id)
-        .order_by(Rubber.created_at, Rubber.group_seq)
-        .options(selectinload(Rubber.hands))
-        .execution_options(yield_per=EXPORT_BATCH)
-    )
-
-    def chunks() -> Iterator[str]:
-        # Streamed in batches: a group of thousands of rubbers is never held whole in memory.
-        yield json.dumps(head, ensure_ascii=False)[:-1] + ', "rubbers": ['
-        for index, rubber in enumerate(db.session.execute(query).scalars()):
-            yield ("," if index else "") + json.dumps(exported_rubber(rubber), ensure_ascii=False)
-        yield "]}"
-
-    return Response(
-        stream_with_context(chunks()),
-        mimetype="application/json",
-        headers={
-            "Content-Disposition": f'attachment; filename="sueca-group-{group.id}.json"',
-        },
-    )
+@bp.operation(
+    "post",
+    "/groups/<group_id>/rubbers",
+    "moveRubberIntoGroup",
+    "Move a rubber in no group into this one: the group's key in X-Group-Key and the "
+    "rubber's in X-Edit-Key.",
+    body=MoveRubber,
+    security=[{"groupKey": [], "editKey": []}],
+    responses={
+        200: ("The rubber, now in the group.", RubberState),
+        400: BAD_BODY,
+        403: "A key is missing or wrong.",
+        404: "No such group or rubber.",
+        409: "The rubber is in another group, or the group was busy.",
+        413: TOO_LARGE,
+        422: REFUSED,
+    },
+)
+def move_rubber(group_id: str) -> Response:
+    group = access.editable_group(group_id)
+    given = MoveRubber.read(json_body())
+    rubber = access.rubber(given.rubber, "rubber")
+    if not store.key_matches(rubber, request.headers.get(EDIT_KEY_HEADER)):
+        raise ApiError(
+            403,
+            _("Moving a rubber needs its edit key in the X-Edit-Key header too."),
+            None,
+            "edit_key_wrong",
+        )
+    if rubber.group_id is not None and rubber.group_id != group.id:
+        raise ApiError(409, _("This rubber is already in another group."), "rubber", "grouped")
+    if rubber.group_id is None:
+        access.check_names(rubber.players, "rubber")
+        try:
+            group_store.move(rubber, group)
+        except store.Conflict:
+            raise ApiError(409, _("The group is busy: try again."), None, "busy") from None
+    return jsonify(rubber_json(rubber, rubber.state()))
 
 
 # Import -----------------------------------------------------------------------------------------
@@ -292,133 +168,42 @@ class Imported:
     first_dealer: int
     rules: engine.RuleSet
     state: engine.RubberState
-    hands: list[tuple[engine.Hand, str | None, list[list[str]] | None]]
+    hands: list[tuple[engine.Hand, str | None, Stored]]
 
 
-def _hand_body(value: object, where: str) -> dict[str, Any]:
-    """The hand input of API.md behind a hand of an exported state."""
-    if not isinstance(value, dict):
-        raise ApiError(400, _("%(field)s must be an object.", field=where), where, "type")
-    kind = value.get("kind")
-    if kind not in HAND_KINDS:
-        raise ApiError(
-            422,
-            _("%(field)s must be one of played, tie, revoke, spoiled.", field=f"{where}.kind"),
-            f"{where}.kind",
-            "kind",
-        )
-    body: dict[str, Any] = {}
-    if value.get("tricks") is not None:
-        body["tricks"] = value["tricks"]
-    elif kind in ("played", "tie"):
-        body["points"] = value.get("points")
-        body["all_tricks"] = value.get("all_tricks", False)
-    elif kind == "revoke":
-        body["revoke"] = value.get("team")
-    else:
-        body["spoiled"] = True
-    if value.get("trump") is not None:
-        body["trump"] = value["trump"]
-    return body
-
-
-def _created_at(value: object, where: str) -> datetime | None:
-    if value is None:
-        return None
-    text = _text(value, where)
-    try:
-        moment = datetime.fromisoformat(text)
-    except ValueError:
-        raise ApiError(
-            422, _("%(field)s must be a date and time.", field=where), where, "date"
-        ) from None
-    if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
-    return moment
-
-
-def _placed(error: ApiError, where: str) -> ApiError:
-    """The same refusal, its field named within the file (``rubbers[2].hands[0].points``)."""
-    field = f"{where}.{error.field}" if error.field else where
-    return ApiError(error.status, error.message, field, error.code, **error.extra)
-
-
-def _read_rubber(value: object, where: str) -> Imported:
-    if not isinstance(value, dict):
-        raise ApiError(400, _("%(field)s must be an object.", field=where), where, "type")
-    for label in ("id", "origin"):
-        if label in value and not (isinstance(value[label], str) and store.is_token(value[label])):
-            raise ApiError(
-                422,
-                _("%(field)s is not a rubber id.", field=f"{where}.{label}"),
-                f"{where}.{label}",
-                "origin",
-            )
-    origin = value.get("origin", value.get("id"))
-    if origin is not None:
-        origin = _text(origin, f"{where}.origin")
-        if not store.is_token(origin):
-            raise ApiError(
-                422,
-                _("%(field)s is not a rubber id.", field=f"{where}.origin"),
-                f"{where}.origin",
-                "origin",
-            )
-    teams: tuple[str, str] = ("Nós", "Eles")
-    if "teams" in value:
-        first, second = (
-            _name(name, f"{where}.teams", blank=False)
-            for name in _list(value["teams"], f"{where}.teams", 2, 2)
-        )
-        teams = (first, second)
-    players = None
-    if value.get("players") is not None:
-        names = [
-            _name(name, f"{where}.players", blank=True)
-            for name in _list(value["players"], f"{where}.players", SEATS, SEATS)
-        ]
-        players = names if any(names) else None
-    _check_names(players, f"{where}.players")
-    hands = _list(value.get("hands", []), f"{where}.hands", 0, engine.scoring.MAX_HANDS)
-    first_dealer = 0
-    if value.get("first_dealer") is not None:
-        first_dealer = _seat(value["first_dealer"], f"{where}.first_dealer")
-    elif hands and isinstance(hands[0], dict) and hands[0].get("dealer") is not None:
-        first_dealer = _seat(hands[0]["dealer"], f"{where}.hands[0].dealer")
-    rules = engine.RuleSet()
-    if value.get("rules") is not None:
-        try:
-            rules = _rules(value["rules"])
-        except ApiError as error:
-            raise _placed(error, where) from None
+def _scored(item: object, where: str) -> Imported:
+    """A rubber of the file, its hands read as hand bodies and played by the engine."""
+    value = ImportedRubber.read(item, where)
+    access.check_names(value.players, f"{where}.players")
+    first_dealer = value.first_dealer
+    if first_dealer is None:
+        first = value.hands[0] if value.hands else None
+        first_dealer = 0
+        if isinstance(first, dict) and first.get("dealer") is not None:
+            first_dealer = DealtBy.read(first, f"{where}.hands[0]").dealer
+    rules = value.rules.to_engine() if value.rules is not None else engine.RuleSet()
     state = engine.new_rubber(rules, first_dealer)
     folded = []
-    for number, hand_value in enumerate(hands):
+    for number, item in enumerate(value.hands):
         hand_where = f"{where}.hands[{number}]"
-        body = _hand_body(hand_value, hand_where)  # its refusals name their place already
+        exported = ExportedHand.read(item, hand_where)
+        given = HandInput.read(exported.hand_body(), hand_where)
         try:
-            given = HandInput.parse(body)
-            hand, tricks = given.to_engine(rules, state.leader)
+            hand, tricks = to_engine(given, rules, state.leader)
             state = engine.play_hand(state, hand)
         except ApiError as error:
-            raise _placed(error, hand_where) from None
+            raise error.placed(hand_where) from None
         except engine.ScoringError as error:
             raise ApiError(422, wording.engine_error(error), hand_where, error.code) from None
-        trump = given.trump.value if given.trump is not None else None
-        folded.append((hand, trump, tricks))
+        folded.append((hand, given.trump, tricks))
+    teams = (value.teams[0], value.teams[1])
+    origin = value.origin if value.origin is not None else value.id
     return Imported(
-        origin=origin,
-        created_at=_created_at(value.get("created_at"), f"{where}.created_at"),
-        teams=teams,
-        players=players,
-        first_dealer=first_dealer,
-        rules=rules,
-        state=state,
-        hands=folded,
+        origin, value.created_at, teams, value.players, first_dealer, rules, state, folded
     )
 
 
-def _store_imported(group: Group, item: Imported) -> tuple[Rubber, str]:
+def _store_imported(group: GroupRow, item: Imported) -> tuple[Rubber, str]:
     key = store.new_token()
     rubber = Rubber(
         id=store.new_token(),
@@ -442,31 +227,32 @@ def _store_imported(group: Group, item: Imported) -> tuple[Rubber, str]:
     return rubber, key
 
 
-@bp.post("/groups/<group_id>/import")
+@bp.operation(
+    "post",
+    "/groups/<group_id>/import",
+    "importGroup",
+    "Take an export file back: recreate every rubber not in the group yet.",
+    body=GroupExport,
+    security=GROUP_KEY,
+    responses={
+        200: ("What was created and what was there already.", ImportResult),
+        400: BAD_BODY,
+        403: NO_GROUP_KEY,
+        404: NO_GROUP,
+        409: "Another write to the group got there first: try again.",
+        413: TOO_LARGE,
+        422: REFUSED,
+    },
+)
 def import_group(group_id: str) -> tuple[Response, int]:
-    group = _editable_group(group_id)
+    group = access.editable_group(group_id)
     request.max_content_length = IMPORT_LIMIT
     try:
-        body = _body()
+        body = json_body()
     except RequestEntityTooLarge:
-        raise ApiError(413, _("The request is too large."), None, "http_413") from None
-    if "rubbers" not in body:
-        raise ApiError(400, _("%(field)s is missing.", field="rubbers"), "rubbers", "missing")
-    # The file's own labels are not used, but a file whose labels are of the wrong kind is not
-    # an export file: refuse it as the schema does.
-    if "format" in body and not isinstance(body["format"], str):
-        raise ApiError(400, _("%(field)s must be text.", field="format"), "format", "type")
-    version = body.get("version", 1)
-    if isinstance(version, bool) or not isinstance(version, int):
-        raise ApiError(
-            400, _("%(field)s must be a whole number.", field="version"), "version", "type"
-        )
-    if "group" in body and not isinstance(body["group"], dict):
-        raise ApiError(400, _("%(field)s must be an object.", field="group"), "group", "type")
-    values = body["rubbers"]
-    if not isinstance(values, list):
-        raise ApiError(400, _("%(field)s must be a list.", field="rubbers"), "rubbers", "type")
-    items = [_read_rubber(value, f"rubbers[{index}]") for index, value in enumerate(values)]
+        raise ApiError(413, _("The request is too large.")) from None
+    file = GroupExport.read(body)
+    items = [_scored(value, f"rubbers[{index}]") for index, value in enumerate(file.rubbers)]
     created: list[tuple[Rubber, str]] = []
     try:
         group_store.lock(group.id)
@@ -515,35 +301,3 @@ def import_group(group_id: str) -> tuple[Response, int]:
             "stats_url": url_for("api.groups.stats", group_id=group.id, _external=True),
         }
     ), 200
-
-
-# Moving a rubber into a group ------------------------------------------------------------------
-
-
-@bp.post("/groups/<group_id>/rubbers")
-def move_rubber(group_id: str) -> Response:
-    group = _editable_group(group_id)
-    body = _body()
-    _only(body, MOVE_FIELDS)
-    if "rubber" not in body:
-        raise ApiError(400, _("%(field)s is missing.", field="rubber"), "rubber", "missing")
-    rubber_id = _text(body["rubber"], "rubber")
-    rubber = db.session.get(Rubber, rubber_id) if store.is_token(rubber_id) else None
-    if rubber is None:
-        raise ApiError(404, _("There is no rubber with this id."), "rubber", "no_rubber")
-    if not store.key_matches(rubber, request.headers.get(EDIT_KEY_HEADER)):
-        raise ApiError(
-            403,
-            _("Moving a rubber needs its edit key in the X-Edit-Key header too."),
-            None,
-            "edit_key_wrong",
-        )
-    if rubber.group_id is not None and rubber.group_id != group.id:
-        raise ApiError(409, _("This rubber is already in another group."), "rubber", "grouped")
-    if rubber.group_id is None:
-        _check_names(rubber.players, "rubber")
-        try:
-            group_store.move(rubber, group)
-        except store.Conflict:
-            raise ApiError(409, _("The group is busy: try again."), None, "busy") from None
-    return jsonify(rubber_json(rubber, rubber.state()))

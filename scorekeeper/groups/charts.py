@@ -99,7 +99,7 @@ def rating_chart(points: Sequence[tuple[float, float]]) -> Chart:
     highs = [mu + sigma for mu, sigma in points]
     low, high = (min(lows), max(highs)) if points else (0.0, 1.0)
     bottom = HEIGHT - BOTTOM
-    line = []
+    line: list[str] = []
     upper = []
     lower = []
     reached = _extremes([mu for mu, _ in points]) | _extremes(lows) | _extremes(highs)

@@ -7,14 +7,14 @@ from datetime import datetime
 from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 from scorekeeper.web.columns import NAME_LENGTH, utcnow
 
 KEY_LENGTH = 3 * NAME_LENGTH
 """A player's matching key (stripped, casefolded): casefolding can triple a name's length."""
 
 
-class Group(db.Model):
+class Group(Model):
     """The regulars of a table ("Tasca do Zé, sextas"): a name and its rubbers."""
 
     __tablename__ = "groups"
@@ -27,7 +27,7 @@ class Group(db.Model):
     """Rewritten by every write to one of its rubbers: the write holds the group's lock."""
 
 
-class DeviceGroup(db.Model):
+class DeviceGroup(Model):
     """A group this device created or opened with its edit link."""
 
     __tablename__ = "device_groups"
@@ -37,7 +37,7 @@ class DeviceGroup(db.Model):
     added_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class GroupSeat(db.Model):
+class GroupSeat(Model):
     """One named seat of a rubber in a group: what the rubber gave that player, cached from the
     engine's fold on every write of the rubber (see groups.seats)."""
 
@@ -88,7 +88,7 @@ def _total() -> Mapped[int]:
     return mapped_column(default=0, server_default="0")
 
 
-class GroupPlayer(db.Model):
+class GroupPlayer(Model):
     """A player of a group: the latest spelling of the name, the current rating and the totals
     over the group's finished rubbers, kept by every write that changes them, so the ranking
     and the statistics are read without scanning the seats."""
@@ -118,7 +118,7 @@ class GroupPlayer(db.Model):
     point_hands: Mapped[int] = _total()
 
 
-class GroupPartner(db.Model):
+class GroupPartner(Model):
     """Two partners of a group over its finished rubbers, once from each partner's side."""
 
     __tablename__ = "group_partners"
@@ -132,7 +132,7 @@ class GroupPartner(db.Model):
     games_lost: Mapped[int] = _total()
 
 
-class GroupOpponent(db.Model):
+class GroupOpponent(Model):
     """A player of a group against one opponent over its finished rubbers."""
 
     __tablename__ = "group_opponents"
@@ -144,7 +144,7 @@ class GroupOpponent(db.Model):
     won: Mapped[int] = _total()
 
 
-class GroupOutcome(db.Model):
+class GroupOutcome(Model):
     """A group's finished rubbers by outcome: ``finished`` counts them all, ``shutout`` those
     won with the other team on 0 games, and each engine outcome name its own."""
 

@@ -7,7 +7,7 @@ write that changes a rubber's result rates again from that rubber on (docs/decis
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -197,6 +197,7 @@ def rerate_from(group_id: str, created_at: datetime, seq: int) -> int:
         .order_by(seats_table.c.created_at, seats_table.c.group_seq, seats_table.c.seat)
     ).mappings()
     rubbers: dict[str, list[dict[str, Any]]] = {}
+    row: Mapping[Any, Any]  # a row of the query here, a seat of `rubbers` below
     for row in rows:
         rubbers.setdefault(row["rubber_id"], []).append(dict(row))
     keys = [row["player_key"] for seats in rubbers.values() for row in seats]

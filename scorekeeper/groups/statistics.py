@@ -227,7 +227,7 @@ def rate(teams: Sequence[Sequence[Rating]], winner: int) -> list[list[Rating]]:
     >>> after[0][0].mu > 25 > after[1][0].mu and after[0][0].sigma < Rating().sigma
     True
     """
-    ranks = [0, 1] if winner == 0 else [1, 0]
+    ranks: list[float] = [0, 1] if winner == 0 else [1, 0]
     given = [[MODEL.rating(mu=r.mu, sigma=r.sigma) for r in team] for team in teams]
     result = MODEL.rate(given, ranks=ranks)
     return [[Rating(float(r.mu), float(r.sigma)) for r in team] for team in result]

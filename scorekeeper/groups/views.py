@@ -21,6 +21,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from sqlalchemy.orm import selectinload
+from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
@@ -78,6 +79,7 @@ def _place(group: Group, rubber_id: str) -> tuple[Any, Any] | None:
 def new_group() -> Any:
     form = NewGroupForm()
     if form.validate_on_submit():
+        assert form.name.data is not None  # DataRequired
         group, key = group_store.create_group(form.name.data, device=ensure_device())
         remember_key(group.id, key, "group_keys")
         return redirect(url_for(".group", group_id=group.id))
@@ -86,7 +88,7 @@ def new_group() -> Any:
 
 
 @bp.get("/g/<group_id>/edit/<key>")
-def grant(group_id: str, key: str) -> Response:
+def grant(group_id: str, key: str) -> WerkzeugResponse:
     """The group's edit link: this device may start rubbers in it from now on."""
     group = _group_or_404(group_id)
     if not group_store.key_matches(group, key):
@@ -212,7 +214,7 @@ def new_rubber(group_id: str) -> Any:
     ), status
 
 
-def _start(form: GroupRubberForm, group: Group) -> Response | None:
+def _start(form: GroupRubberForm, group: Group) -> WerkzeugResponse | None:
     rules = form.rule_set()
     if rules is None:
         return None
@@ -242,7 +244,7 @@ def _start(form: GroupRubberForm, group: Group) -> Response | None:
 
 
 @bp.post("/g/<group_id>/rubbers/<rubber_id>/move")
-def move(group_id: str, rubber_id: str) -> Response:
+def move(group_id: str, rubber_id: str) -> WerkzeugResponse:
     """Move a rubber into the group: the device must hold both edit links."""
     group = _editable_or_403(group_id)
     rubber = editable_or_403(rubber_id)

@@ -7,6 +7,9 @@ from typing import Any
 from flask import Blueprint, current_app, render_template, request
 from sqlalchemy.orm import selectinload
 
+from scorekeeper.bidding import store as bidding_store
+from scorekeeper.bidding import wording as bidding_wording
+from scorekeeper.bidding.models import BiddingGame, DeviceBidding
 from scorekeeper.extensions import db
 from scorekeeper.groups.models import DeviceGroup, Group
 from scorekeeper.rubbers import drawings, store
@@ -35,7 +38,22 @@ def home() -> str:
                 .limit(3)
             ).scalars()
         )
-    return render_template("home.html", form=NewRubberForm(), recent=recent)
+    last_game = bidding_store.latest_of(device)
+    return render_template(
+        "home.html",
+        form=NewRubberForm(),
+        recent=recent,
+        # The bidding table starts again in one tap, with the names of the phone's last game.
+        last_table=bidding_wording.seat_names(last_game.players) if last_game else None,
+    )
+
+
+def _game_place(device: str | None, game_id: str) -> tuple[Any, Any] | None:
+    """Where a bidding game sits in the device's history, for its own links."""
+    if not device or not bidding_store.get(game_id):
+        return None
+    grant = db.session.get(DeviceBidding, (device, game_id))
+    return None if grant is None else (grant.created_at, grant.game_id)
 
 
 def _place(device: str | None, rubber_id: str) -> tuple[Any, Any] | None:
@@ -70,9 +88,21 @@ def history() -> str:
         .order_by(DeviceGroup.added_at.desc())
         .limit(GROUPS_LISTED)
     ).scalars()
+    games = paging.page(
+        db.select(BiddingGame)
+        .join(DeviceBidding, DeviceBidding.game_id == BiddingGame.id)
+        .where(DeviceBidding.device == (device or "")),
+        (DeviceBidding.created_at, DeviceBidding.game_id),
+        current_app.config["HISTORY_PAGE_SIZE"],
+        lambda game: game.id,
+        before=_game_place(device, request.args.get("games_before", "")),
+        after=_game_place(device, request.args.get("games_after", "")),
+    )
     return render_template(
         "history.html",
         pagination=pagination,
+        games=games,
+        seat_names=bidding_wording.seat_names,
         crosses=crosses,
         groups=list(groups),
         outcome_name=wording.outcome_name,

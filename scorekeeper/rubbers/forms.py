@@ -6,7 +6,7 @@ from typing import Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
-from wtforms import (
+from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3, stubs 3.2
     BooleanField,
     Field,
     HiddenField,
@@ -33,6 +33,11 @@ from scorekeeper.web.wording import engine_error
 class InRange(NumberRange):
     """A number range that says nothing when the box did not hold a number at all
     (the field has already said so)."""
+
+    # NumberRange's may be None; _within, which makes every InRange, gives all three.
+    min: int
+    max: int
+    message: str
 
     def __call__(self, form: Any, field: Any) -> None:
         if field.data is None:
@@ -272,10 +277,19 @@ class HandForm(Form):
 class UndoForm(Form):
     """Undo the last hand: the version of the page it was sent from, and an optional write key."""
 
-    key = HandForm.key
-    version = HandForm.version
-    validate_version = HandForm.validate_version
-    stored_version = HandForm.stored_version
+    # HandForm's fields and checks, made anew: a field read off another form's class is unbound
+    # (WTForms' types say so), and its methods take a HandForm.
+    key = _write_key()
+    version = HiddenField(validators=[Optional()])
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def stored_version(self) -> int | None:
+        # Optional() lets a blank (" ") through: that is no version either.
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
 
 
 MAX_CARD_TEXT = 4

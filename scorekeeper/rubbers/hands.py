@@ -167,8 +167,10 @@ def _append(
             raise
 
 
-RUBBERS, HANDS, WRITE_KEYS = Rubber.__table__, Hand.__table__, WriteKey.__table__
-DEVICE_RUBBERS = DeviceRubber.__table__
+RUBBERS: sa.Table = Rubber.__table__  # type: ignore[assignment]
+HANDS: sa.Table = Hand.__table__  # type: ignore[assignment]
+WRITE_KEYS: sa.Table = WriteKey.__table__  # type: ignore[assignment]
+DEVICE_RUBBERS: sa.Table = DeviceRubber.__table__  # type: ignore[assignment]
 
 _READ_FOR_A_HAND = (
     sa.select(
@@ -249,7 +251,7 @@ def _read(
     key: str | None,
     digest: str,
     version: int | None,
-) -> sa.Row[Any] | Recorded:
+) -> sa.Row[*tuple[Any, ...]] | Recorded:
     """The rubber's row, once the device's right, the write key and the version are checked;
     or the answer to a repeated key."""
     row = connection.execute(_READ_FOR_A_HAND, {"rubber_id": rubber_id, "device": device}).first()

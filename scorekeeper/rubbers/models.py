@@ -12,11 +12,11 @@ from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false,
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper import engine
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model, db
 from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, utcnow
 
 
-class Rubber(db.Model):
+class Rubber(Model):
     """A rubber (partida): its table, its rules, and a cache of its fold."""
 
     __tablename__ = "rubbers"
@@ -88,7 +88,7 @@ class Rubber(db.Model):
         return engine.replay(self.rule_set(), inputs, self.first_dealer)
 
 
-class Hand(db.Model):
+class Hand(Model):
     """One hand as it was recorded: the input of the fold, never its result."""
 
     __tablename__ = "hands"
@@ -131,7 +131,7 @@ class Hand(db.Model):
         self.tricks = tricks
 
 
-class WriteKey(db.Model):
+class WriteKey(Model):
     """An idempotency key: the same write sent twice is answered with its first answer."""
 
     __tablename__ = "write_keys"
@@ -144,7 +144,7 @@ class WriteKey(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class DeviceRubber(db.Model):
+class DeviceRubber(Model):
     """A rubber this device created or opened with its edit link: its history and its grants."""
 
     __tablename__ = "device_rubbers"

@@ -9,11 +9,7 @@ new hand is added by ``hands``, from the totals alone (docs/decisions.md, "Perfo
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
-import json
-import re
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -27,11 +23,31 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import DeviceRubber, Hand, Rubber, WriteKey
+from scorekeeper.web import tokens
 from scorekeeper.web.columns import WRITE_KEY_LENGTH, utcnow
 
-RETRIES = 8
-RACE_SQLSTATES = frozenset({"40001", "40P01"})
-"""PostgreSQL's serialization failure and deadlock: the same write may go through next time."""
+# Re-exported: the names the rubbers' callers use.
+from scorekeeper.web.tokens import (
+    RACE_SQLSTATES as RACE_SQLSTATES,
+)
+from scorekeeper.web.tokens import (
+    RETRIES as RETRIES,
+)
+from scorekeeper.web.tokens import (
+    TOKEN as TOKEN,
+)
+from scorekeeper.web.tokens import (
+    body_hash as body_hash,
+)
+from scorekeeper.web.tokens import (
+    hash_key as hash_key,
+)
+from scorekeeper.web.tokens import (
+    is_token as is_token,
+)
+from scorekeeper.web.tokens import (
+    new_token as new_token,
+)
 
 
 class Conflict(Exception):
@@ -42,33 +58,9 @@ class Conflict(Exception):
         super().__init__(code)
 
 
-def new_token() -> str:
-    """An unguessable id or key: 192 random bits."""
-    return secrets.token_urlsafe(24)
-
-
-TOKEN = re.compile(r"[A-Za-z0-9_-]{1,43}")
-"""What new_token makes, within the length of Rubber.id."""
-
-
-def is_token(text: str) -> bool:
-    """Whether ``text`` could be an id that new_token made (so it is safe to look up)."""
-    return TOKEN.fullmatch(text) is not None
-
-
-def hash_key(key: str) -> str:
-    return hashlib.sha256(key.encode()).hexdigest()
-
-
 def key_matches(rubber: Rubber, key: str | None) -> bool:
     """Whether ``key`` is the rubber's edit key, compared in constant time."""
-    if not key:
-        return False
-    return hmac.compare_digest(hash_key(key), rubber.edit_key_hash)
-
-
-def body_hash(body: Any) -> str:
-    return hashlib.sha256(json.dumps(body, sort_keys=True, default=str).encode()).hexdigest()
+    return tokens.key_matches(rubber.edit_key_hash, key)
 
 
 def tally_columns(tally: engine.Tally) -> dict[str, Any]:

@@ -154,7 +154,9 @@ def _kept_page(rubber_id: str) -> Response:
             answer = _answer(rubber_id, version, can_edit, edit_key, locale)
             if answer.version == version:  # else a write came in between: keep nothing
                 cache.answers.put(answer_key, answer)
-        response = answer.response(gzip_ok="gzip" in request.accept_encodings)
+        # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
+        accepts_gzip = "gzip" in request.accept_encodings  # type: ignore[comparison-overlap]
+        response = answer.response(gzip_ok=accepts_gzip)
     # The scorer asking again before the rubber changes gets the same page, write key and all,
     # as after a 304: a hand sent twice from it is answered as the repeat it is (and said so).
     response.set_etag(etag, weak=True)

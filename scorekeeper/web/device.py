@@ -7,8 +7,11 @@ import secrets
 from flask import session
 
 SHARED_KEYS_KEPT = 30
-"""Edit keys a device keeps in its session, of rubbers and of groups each, to show the edit
-links again."""
+"""Edit keys a device keeps in its session of the rubbers it was given, to show the edit links
+again."""
+OTHER_KEYS_KEPT = 8
+"""And of each other book (groups, bidding games): with 30 rubbers' keys the cookie stays under
+the 4 KB a browser keeps (docs/decisions.md, "The session cookie's size")."""
 
 
 def current_device() -> str | None:
@@ -29,4 +32,5 @@ def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
     keys = dict(session.get(book, {}))
     keys.pop(owner_id, None)
     keys[owner_id] = key
-    session[book] = dict(list(keys.items())[-SHARED_KEYS_KEPT:])
+    kept = SHARED_KEYS_KEPT if book == "keys" else OTHER_KEYS_KEPT
+    session[book] = dict(list(keys.items())[-kept:])

@@ -47,7 +47,7 @@ def handle_http_error(error: HTTPException) -> Any:
     title, message = _explain(error)
     code = error.code or 500
     if request.path.startswith("/api/"):
-        return jsonify(error=message, field=None), code
+        return jsonify(error=message, field=None, code=f"http_{code}"), code
     return render_template("error.html", title=title, message=message), code
 
 

@@ -20,6 +20,7 @@ SHELL = (
     "app.css",
     "app.js",
     "hands.js",
+    "bidding.js",
     "wakelock.js",
     "cards.js",
     "icons/icon.svg",

@@ -62,7 +62,11 @@ class SessionInterface(SecureCookieSessionInterface):
         # an hour at most, and never past the end of its life.
         lifetime = app.permanent_session_lifetime.total_seconds()
         try:
-            data, signed = serializer.loads(cookie, max_age=lifetime, return_timestamp=True)
+            data, signed = serializer.loads(
+                cookie,
+                max_age=lifetime,  # type: ignore[arg-type]  # typed int; compared with a float age
+                return_timestamp=True,
+            )
         except BadSignature:
             return self.session_class()
         session = self.session_class(data)

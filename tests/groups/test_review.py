@@ -242,17 +242,6 @@ def test_a_rubber_edited_after_it_finished_rates_again(
         assert group_store.stats(group) == full_recompute(group)
 
 
-def test_the_examples_in_the_docstrings_hold() -> None:
-    """review.py and charts.py sit outside the doctest paths of pyproject.toml: run them here."""
-    import doctest
-
-    from scorekeeper.groups import charts
-
-    for module in (statistics, charts):
-        failed, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
-        assert tried and not failed, module.__name__
-
-
 def test_a_long_rating_chart_is_drawn_through_seventy_points_and_its_extremes() -> None:
     """200 rubbers on a 280-pixel plot: the line goes through 70 of them from the first to the
     last, and through the lowest and highest, so it reaches both ends of its axis."""

@@ -26,6 +26,7 @@ from sqlalchemy.orm import selectinload
 from werkzeug.exceptions import HTTPException, default_exceptions
 
 from scorekeeper.api.openapi import document
+from scorekeeper.bidding.models import BiddingGame
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import errors
@@ -40,8 +41,11 @@ WRITES = {
     "POST /api/v1/rubbers/{rubber_id}/hands",
     "PUT /api/v1/rubbers/{rubber_id}/hands/{number}",
     "DELETE /api/v1/rubbers/{rubber_id}/hands/last",
+    "POST /api/v1/bidding/{game_id}/hands",
+    "PUT /api/v1/bidding/{game_id}/hands/{number}",
+    "DELETE /api/v1/bidding/{game_id}/hands/last",
 }
-"""Aimed at real rubbers, so some of their generated cases must go through."""
+"""Aimed at real rubbers and bidding games, so some of their generated cases must go through."""
 RULES = [
     {},
     {"preset": "online", "games_to_win": 20, "melar": True},
@@ -52,6 +56,18 @@ RULES = [
 OPENING = [{"points": [61, 59]}, {"points": [60, 60]}, {"points": [30, 90]}, {"revoke": 1}]
 """Hands a rubber starts with, so there is something to replace and to undo (the last rule set
 ends its rubber with them: a finished rubber is a target too)."""
+TABLES = [
+    {"players": ["Ana", "Bruno", "Carla", "Duarte"], "target": 2000},
+    {"players": ["Ana", "Bruno", "Carla", "Duarte", "Eva"], "first_dealer": 4},
+    {"players": ["Ana", "", "Carla", "Duarte", "Eva", "Fábio"], "target": 50},
+]
+"""The bidding games the writes go to: 4, 5 and 6 players, a long one and a short one."""
+BIDS = [
+    {"bidder": 1, "bid": 61, "partner": 3, "points": 70},
+    {"passed": True},
+    {"bidder": 0, "bid": 80, "partner": 0, "made": False},
+]
+"""Hands a bidding game starts with (the 6-player game to 50 is finished by them)."""
 
 
 def assert_totals_are_the_fold(app: Flask) -> None:
@@ -64,6 +80,15 @@ def assert_totals_are_the_fold(app: Flask) -> None:
             assert rubber.hand_count == len(state.hands) == len(rubber.hands), rubber.id
             assert rubber.finished == state.finished, rubber.id
             assert rubber.winner == state.winner, rubber.id
+        for game in db.session.execute(db.select(BiddingGame)).scalars():
+            fold = game.state()
+            assert tuple(game.scores) == fold.scores, game.id
+            assert game.hand_count == len(fold.hands) == len(game.hands), game.id
+            assert (game.finished, game.winner, game.dealer) == (
+                fold.finished,
+                fold.winner,
+                fold.dealer,
+            ), game.id
         db.session.remove()
 
 
@@ -83,6 +108,7 @@ class Rubbers:
         self.client = client
         self.grant = grant
         self.rubbers = [self._new(rules) for rules in RULES]
+        self.games = [self._new_game(table) for table in TABLES]
         self.group: dict[str, Any] | None = None
         if f"{PREFIX}/groups" in document()["paths"]:
             created = client.post(f"{PREFIX}/groups", json={"name": "Tasca do Fuzz"})
@@ -109,6 +135,34 @@ class Rubbers:
             opened = self.client.get(f"/r/{rubber['id']}/edit/{rubber['edit_key']}")
             assert opened.status_code == 302
         return rubber
+
+    def _new_game(self, table: dict[str, Any]) -> dict[str, Any]:
+        created = self.client.post(f"{PREFIX}/bidding", json=table)
+        assert created.status_code == 201, created.get_json()
+        game = created.get_json()
+        for hand in BIDS:
+            added = self.client.post(
+                f"{PREFIX}/bidding/{game['id']}/hands",
+                json=hand,
+                headers={"X-Edit-Key": game["edit_key"]},
+            )
+            assert added.status_code == 201, added.get_json()
+        game["table"] = table
+        if self.grant:
+            opened = self.client.get(f"/b/{game['id']}/edit/{game['edit_key']}")
+            assert opened.status_code == 302
+        return game
+
+    def pick_game(self, data: st.DataObject) -> dict[str, Any]:
+        """One bidding game and its current state, as :meth:`pick` for rubbers."""
+        slot = data.draw(st.integers(0, len(self.games) - 1), label="game")
+        renew = data.draw(st.booleans(), label="renew the game if finished or empty")
+        game = self.games[slot]
+        state = self.client.get(f"{PREFIX}/bidding/{game['id']}").get_json()
+        if len(state["hands"]) >= 30 or ((state["finished"] or not state["hands"]) and renew):
+            game = self.games[slot] = self._new_game(game["table"])
+            state = self.client.get(f"{PREFIX}/bidding/{game['id']}").get_json()
+        return {**state, "edit_key": game["edit_key"]}
 
     def pick(self, data: st.DataObject) -> dict[str, Any]:
         """One rubber and its current state; a long one is started anew, and a finished or
@@ -138,6 +192,7 @@ def aim(case: Any, rubbers: Rubbers, data: st.DataObject) -> dict[str, str]:
     tries the request without them).
     """
     rubber = rubbers.pick(data)
+    game = rubbers.pick_game(data)
     group = rubbers.group or {"id": "", "edit_key": ""}
     aimed = data.draw(st.integers(0, 9), label="aimed") < 9
     hand = data.draw(st.integers(0, 40), label="hand")
@@ -149,7 +204,11 @@ def aim(case: Any, rubbers: Rubbers, data: st.DataObject) -> dict[str, str]:
     if not aimed or meta is None:
         return {}
     path = case.path_parameters or {}
+    if "game_id" in path:  # a bidding game's operation: the game takes the rubber's place
+        rubber = game
     if not meta.is_negative_at(ParameterLocation.PATH):
+        if "game_id" in path:
+            path["game_id"] = game["id"]
         if "rubber_id" in path:
             path["rubber_id"] = rubber["id"]
         if "group_id" in path and rubbers.group:
@@ -304,6 +363,22 @@ GROUP_RUBBER_FIELDS = {
     "unpick": offered("0", "1", "2", "3", "4", "-1"),
     "action": offered("start", "", "pick"),
 }
+BID_FIELDS = {
+    "action": offered("made", "failed", "points", "passed"),
+    "bidder": offered("0", "1", "2", "3", "4", "5", "6"),
+    "bid": offered("61", "70", "80", "90", "100", "120"),
+    "other_bid": st.integers(55, 125).map(str),
+    "partner": offered("0", "1", "2", "3", "4", "5", "alone"),
+    "points": st.integers(-1, 121).map(str),
+    "trump": offered("C", "D", "H", "S"),
+    "key": HAND_FIELDS["key"],
+    "version": HAND_FIELDS["version"],
+}
+NEW_GAME_FIELDS = {
+    **{f"player{seat}": NAME for seat in range(6)},
+    "target": st.integers(40, 2100).map(str),
+    "first_dealer": offered("0", "1", "2", "3", "4", "5", "random"),
+}
 FORMS: dict[str, dict[str, st.SearchStrategy[str]]] = {
     "/groups/new": {"name": NAME},
     "/g/<group>/rubbers/new": GROUP_RUBBER_FIELDS,
@@ -312,6 +387,12 @@ FORMS: dict[str, dict[str, st.SearchStrategy[str]]] = {
     "/r/<id>/hands": HAND_FIELDS,
     "/r/<id>/hands/<n>/edit": HAND_FIELDS,
     "/r/<id>/undo": {"key": HAND_FIELDS["key"], "version": HAND_FIELDS["version"]},
+    "/bidding/new": NEW_GAME_FIELDS,
+    "/g/<group>/bidding/new": NEW_GAME_FIELDS,
+    "/bidding": {"previous": offered("<game>", "", "x")},
+    "/b/<game>/hands": BID_FIELDS,
+    "/b/<game>/hands/<n>/edit": BID_FIELDS,
+    "/b/<game>/undo": {"key": HAND_FIELDS["key"], "version": HAND_FIELDS["version"]},
 }
 
 
@@ -351,11 +432,15 @@ def test_html_form(
     @given(form=form_strategy, data=st.data())
     def fuzz(form: dict[str, Any], data: st.DataObject) -> None:
         rubber = rubbers.pick(data)
+        game = rubbers.pick_game(data)
+        if "<game>" in target:  # a bidding game's form: the game takes the rubber's place
+            rubber = game
         who = data.draw(st.sampled_from(["editor"] * 8 + ["stranger", "unknown rubber"]))
         hand = data.draw(st.integers(-1, 40), label="hand")
         if data.draw(st.integers(0, 29), label="oversized") == 17:
             form[data.draw(st.sampled_from(sorted(FORMS[target])))] = data.draw(OVERSIZED)
         url = target.replace("<id>", rubber["id"] if who != "unknown rubber" else "x" * 32)
+        url = url.replace("<game>", game["id"] if who != "unknown rubber" else "x" * 32)
         group_id = rubbers.group["id"] if rubbers.group else ""
         url = url.replace("<group>", group_id if who != "unknown rubber" else "x" * 32)
         # Mostly a hand the rubber has; sometimes hand 0 or the one after its last.
@@ -363,6 +448,8 @@ def test_html_form(
         for name, value in form.items():
             if value == VERSION:
                 form[name] = str(rubber["version"])
+            elif value == "<game>":
+                form[name] = game["id"]
             elif isinstance(value, list):
                 form[name] = [str(rubber["version"]) if item == VERSION else item for item in value]
         before = snapshot(app)

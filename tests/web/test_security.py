@@ -258,11 +258,28 @@ class Table:
             )
             assert hand.status_code == 201
         assert self.owner.get(f"/r/{self.id}/edit/{self.key}").status_code == 302
+        # A bidding game of the same phone, with two hands, for the bidding routes.
+        game = self.owner.post("/api/v1/bidding", json={"players": ["A", "B", "C", "D"]})
+        assert game.status_code == 201
+        self.game_id: str = game.get_json()["id"]
+        self.game_key: str = game.get_json()["edit_key"]
+        for hand in ({"passed": True}, {"bidder": 0, "bid": 70, "partner": 2, "made": True}):
+            added = self.owner.post(
+                f"/api/v1/bidding/{self.game_id}/hands",
+                json=hand,
+                headers={"X-Edit-Key": self.game_key},
+            )
+            assert added.status_code == 201
+        assert self.owner.get(f"/b/{self.game_id}/edit/{self.game_key}").status_code == 302
         self._group: tuple[str, str] | None = None
 
     @property
     def headers(self) -> dict[str, str]:
         return {"X-Edit-Key": self.key}
+
+    def headers_for(self, url: str) -> dict[str, str]:
+        """The edit key of the rubber, or of the bidding game, that ``url`` writes to."""
+        return {"X-Edit-Key": self.game_key} if "/bidding/" in url else self.headers
 
     def group(self) -> tuple[str, str]:
         """A group of API.md (id and key), made the first time a route needs one."""
@@ -295,6 +312,7 @@ def url_values(app: Flask, table: Table, key: str) -> dict[str, Callable[[], Any
         "locale": lambda: "en",
         "filename": lambda: sorted(path.name for path in static.iterdir() if path.is_file())[0],
         "group_id": lambda: table.group()[0],
+        "game_id": lambda: table.game_id,
     }
 
 
@@ -318,6 +336,9 @@ OPEN_WRITES = {
     "api.rubbers.verify": "checks a record of tricks; stores nothing",
     "groups.new_group": "anyone may start a group (with the form's CSRF token)",
     "api.groups.create_group": "anyone may start a group (API.md)",
+    "bidding.new_game": "anyone may start a bidding game (with the form's CSRF token)",
+    "bidding.quick_game": "starts the phone's own last table again, or none",
+    "api.bidding.create_game": "anyone may start a bidding game (API.md)",
 }
 """Writes that need no edit rights: they may add rows of their own, never touch others."""
 
@@ -331,6 +352,12 @@ CONTROL_BODIES: dict[str, dict[str, Any] | None] = {
     "api.rubbers.add_hand": HAND,
     "api.rubbers.replace_hand": HAND,
     "api.rubbers.undo_hand": None,
+    "bidding.record_hand": {"action": "passed"},
+    "bidding.edit_hand": {"action": "passed"},
+    "bidding.undo": {},
+    "api.bidding.add_hand": {"passed": True},
+    "api.bidding.replace_hand": {"passed": True},
+    "api.bidding.undo_hand": None,
 }
 """Bodies that change the rubber when its owner sends them: proof the refusals are the
 rights check at work, not a bad body."""
@@ -395,7 +422,9 @@ def test_every_write_route_refuses_a_request_without_edit_rights(csrf_app: Flask
             control = CONTROL_BODIES[rule.endpoint]
             before = snapshot(app)
             if api:
-                response = table.owner.open(url, method=method, json=control, headers=table.headers)
+                response = table.owner.open(
+                    url, method=method, json=control, headers=table.headers_for(url)
+                )
             else:
                 data = {**(control or {}), "csrf_token": table.owner_token()}
                 response = table.owner.open(url, method=method, data=data)
@@ -407,6 +436,8 @@ def test_every_write_route_refuses_a_request_without_edit_rights(csrf_app: Flask
         "rubbers.undo",
         "api.rubbers.add_hand",
         "api.rubbers.undo_hand",
+        "bidding.record_hand",
+        "api.bidding.add_hand",
     } <= set(checked)
 
 

@@ -1,0 +1,2 @@
+"""The API's request and answer models: the one source of its checks and of its OpenAPI
+document (docs/decisions.md, "One source for the contract")."""

@@ -1,0 +1,221 @@
+"""The HTML forms of bidding Sueca: starting a game, recording a hand, undoing one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from wtforms import (
+    Field,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectChoice,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import AnyOf, Length, NumberRange, Optional, ValidationError
+
+from scorekeeper.bidding import wording
+from scorekeeper.engine import bidding as rules
+from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
+from scorekeeper.web.forms import Form, strip
+
+ALONE = "alone"
+"""The partner choice of a bidder who called a card of their own hand."""
+HAND_ACTIONS = ("made", "failed", "points", "passed")
+SUITS = [
+    SelectChoice("C", _l("♣ clubs (paus)")),
+    SelectChoice("D", _l("♦ diamonds (ouros)")),
+    SelectChoice("H", _l("♥ hearts (copas)")),
+    SelectChoice("S", _l("♠ spades (espadas)")),
+]
+
+
+class _Whole(NumberRange):
+    """A range that says nothing of a box that held no number (the field said so), and is not
+    fooled by a number too large for a float."""
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if field.data is None:
+            return
+        if not self.min <= field.data <= self.max:
+            raise ValidationError(self.message % {"min": self.min, "max": self.max})
+
+
+def _within(low: int, high: int) -> _Whole:
+    return _Whole(min=low, max=high, message=_l("Type a whole number from %(min)s to %(max)s."))
+
+
+def _name(label: Any) -> StringField:
+    return StringField(
+        label,
+        validators=[Optional(), Length(max=NAME_LENGTH, message=_l("At most %(max)d characters."))],
+        filters=[strip],
+    )
+
+
+def _write_key() -> HiddenField:
+    return HiddenField(
+        validators=[
+            Optional(),
+            Length(max=WRITE_KEY_LENGTH, message=_l("At most %(max)d characters.")),
+        ],
+        filters=[strip],
+    )
+
+
+def is_version(text: str) -> bool:
+    """Whether ``text`` could be a version written into a page: a few ASCII digits."""
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
+class NewGameForm(Form):
+    """A new game: the names of the players in play order (the boxes filled are the seats),
+    the target and the first dealer."""
+
+    player0 = _name(_l("Player 1"))
+    player1 = _name(_l("Player 2"))
+    player2 = _name(_l("Player 3"))
+    player3 = _name(_l("Player 4"))
+    player4 = _name(_l("Player 5"))
+    player5 = _name(_l("Player 6"))
+    target = IntegerField(
+        _l("Play to (points)"),
+        default=rules.DEFAULT_TARGET,
+        validators=[Optional(), _within(rules.MIN_TARGET, rules.MAX_TARGET)],
+        render_kw={"inputmode": "numeric"},
+    )
+    first_dealer = SelectField(
+        _l("First dealer"),
+        choices=[
+            SelectChoice(str(seat), _l("Player %(number)s", number=seat + 1)) for seat in range(6)
+        ]
+        + [SelectChoice("random", _l("Draw at random"))],
+        default="0",
+    )
+    TARGETS_OFFERED = (rules.DEFAULT_TARGET, rules.LONG_TARGET)
+
+    def names(self) -> list[str]:
+        """The players' names, the boxes left empty skipped."""
+        boxes = (getattr(self, f"player{seat}").data for seat in range(rules.MAX_PLAYERS))
+        return [name for name in boxes if name]
+
+
+class HandForm(Form):
+    """One hand: who bid, how much, with whom, and the points or only made / not made; or
+    everyone passed. The seats' choices are the game's (:meth:`seat`)."""
+
+    action = HiddenField(
+        validators=[AnyOf(HAND_ACTIONS, message=_l("Choose what happened in the hand."))],
+        default="made",
+    )
+    # A seat not at the table is the engine's refusal, said as it says it (validate_bidder).
+    bidder = RadioField(_l("Who bid"), choices=[], validators=[Optional()], validate_choice=False)
+    bid = RadioField(
+        _l("How much"),
+        choices=[SelectChoice(str(bid), str(bid)) for bid in rules.QUICK_BIDS],
+        validators=[Optional()],
+    )
+    other_bid = IntegerField(
+        _l("Another bid"),
+        validators=[Optional(), _within(rules.MIN_BID, rules.MAX_BID)],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    partner = RadioField(_l("Partner"), choices=[], validators=[Optional()], validate_choice=False)
+    points = IntegerField(
+        _l("Card points of the bidder's side"),
+        validators=[Optional(), _within(0, rules.TOTAL_POINTS)],
+        render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
+    )
+    trump = RadioField(_l("Trump (trunfo)"), choices=SUITS, validators=[Optional()], default=None)
+    key = _write_key()
+    version = HiddenField(validators=[Optional()])
+
+    def seat(self, names: list[str]) -> None:
+        """Offer the game's players as bidders and partners (and the bidder alone)."""
+        seats = [SelectChoice(str(seat), name) for seat, name in enumerate(names)]
+        self.bidder.choices = seats
+        self.partner.choices = [*seats, SelectChoice(ALONE, _l("alone (sozinho)"))]
+
+    def validate(self, extra_validators: Any = None) -> bool:
+        valid = bool(super().validate(extra_validators))
+        if not valid or self.action.data == "passed":
+            return valid
+        # Optional() ends each field's own checks on an empty choice, so ask here.
+        if self.bidder.data is None:
+            self.bidder.errors = [_l("Choose who bid.")]
+        if self.bid.data is None and self.other_bid.data is None:
+            self.bid.errors = [_l("Choose or type the bid.")]
+        if self.partner.data is None:
+            self.partner.errors = [_l("Choose the partner, or alone.")]
+        if self.action.data == "points" and self.points.data is None:
+            self.points.errors = [_l("Type the card points of the bidder's side.")]
+        return not (self.bidder.errors or self.bid.errors or self.partner.errors) and not (
+            self.points.errors
+        )
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def validate_bidder(self, field: RadioField) -> None:
+        self._at_the_table(field, "bidder")
+
+    def validate_partner(self, field: RadioField) -> None:
+        self._at_the_table(field, "partner")
+
+    @staticmethod
+    def _at_the_table(field: RadioField, role: str) -> None:
+        if field.data is not None and field.data not in {choice.value for choice in field.choices}:
+            players = len(field.choices) - (role == "partner")
+            refusal = rules.UnknownSeatError(field.data, players, role)
+            raise ValidationError(wording.engine_error(refusal))
+
+    def engine_hand(self) -> rules.BidHand:
+        """The hand the form describes (the engine raises on a bad seat, bid or points)."""
+        if self.action.data == "passed":
+            return rules.BidHand.passed()
+        bidder = int(self.bidder.data or 0)
+        bid = self.other_bid.data if self.other_bid.data is not None else int(self.bid.data or 0)
+        partner = bidder if self.partner.data == ALONE else int(self.partner.data or 0)
+        made = {"made": True, "failed": False}.get(str(self.action.data))
+        return rules.BidHand.played(bidder, bid, partner, points=self.points.data, made=made)
+
+    def stored_version(self) -> int | None:
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
+
+
+class UndoForm(Form):
+    """Undo the last hand: the version of the page it was sent from, and a write key."""
+
+    key = _write_key()
+    version = HandForm.version
+    validate_version = HandForm.validate_version
+    stored_version = HandForm.stored_version
+
+
+MAX_CARD_TEXT = 4
+"""The longest card as written (``10H``), with room for one stray character."""
+MAX_PICKED = 48
+"""More values than the largest deck holds are not a person tapping: the rest are ignored."""
+
+
+class CardListField(Field):
+    """Every card sent under one name (a checkbox per card), as written."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        cards = (str(value).strip()[:MAX_CARD_TEXT] for value in valuelist[:MAX_PICKED])
+        self.data = [card for card in cards if card]
+
+
+class PileForm(Form):
+    """The cards of the bidder's side's pile, picked on the grid of the table's deck; a GET
+    form, since counting changes nothing, so no CSRF token."""
+
+    class Meta:
+        csrf = False
+
+    cards = CardListField()
+    action = HiddenField()

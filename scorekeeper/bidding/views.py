@@ -1,0 +1,325 @@
+"""The pages of bidding Sueca at the table: start a game, record and correct hands, follow one."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import gettext as _
+from flask_wtf.csrf import generate_csrf
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from scorekeeper.bidding import store, wording
+from scorekeeper.bidding.forms import ALONE, HandForm, NewGameForm, UndoForm
+from scorekeeper.bidding.models import BiddingGame
+from scorekeeper.engine import bidding as rules
+from scorekeeper.extensions import db
+from scorekeeper.web.device import current_device, ensure_device, remember_key
+from scorekeeper.web.forms import Form
+from scorekeeper.web.i18n import select_locale
+
+bp = Blueprint("bidding", __name__)
+
+KEYS = "bidding_keys"
+"""Where a phone's session keeps the edit keys of its games (web.device.remember_key)."""
+
+
+def game_or_404(game_id: str) -> BiddingGame:
+    game = store.get(game_id)
+    if game is None:
+        abort(404)
+    return game
+
+
+def editable_or_403(game_id: str) -> BiddingGame:
+    game = game_or_404(game_id)
+    if not store.can_edit(current_device(), game):
+        abort(403)
+    return game
+
+
+@bp.route("/bidding/new", methods=["GET", "POST"])
+def new_game() -> Any:
+    form = NewGameForm()
+    if form.validate_on_submit():
+        names = form.names()
+        first_dealer = form.first_dealer.data
+        if first_dealer == "random":
+            first_dealer = str(secrets.randbelow(max(len(names), 1)))
+        try:
+            return _start(names, form.target.data or rules.DEFAULT_TARGET, int(first_dealer))
+        except rules.BiddingError as error:
+            field = form.target if isinstance(error, rules.TargetError) else form.player0
+            if isinstance(error, rules.UnknownSeatError):
+                field = form.first_dealer
+            field.errors = [*field.errors, wording.engine_error(error)]
+    status = 422 if request.method == "POST" else 200
+    return render_template("bidding/new.html", form=form), status
+
+
+@bp.post("/bidding")
+def quick_game() -> Response:
+    """The same table again, in one tap: the players of the game named (a finished one's
+    "next game"), or of this phone's last game; the deal goes on round."""
+    if not Form().validate():  # its CSRF token
+        flash(_("This page is out of date: reload it."), "conflict")
+        return redirect(url_for("home.home"))
+    previous = store.get(request.form.get("previous", ""))
+    device = current_device()
+    if previous is None or not store.can_edit(device, previous):
+        previous = store.latest_of(device)
+    if previous is None:
+        return redirect(url_for(".new_game"))
+    state = previous.state()
+    if previous.finished:
+        following = store.next_game_of(previous)
+        if following is not None:  # a second tap, or the other phone's
+            store.grant(ensure_device(), following)
+            return redirect(url_for(".game", game_id=following.id))
+    try:
+        return _start(
+            list(previous.players),
+            previous.target,
+            state.dealer,
+            previous_id=previous.id if previous.finished else None,
+            group_id=previous.group_id,
+        )
+    except IntegrityError:  # the other tap started it a moment before
+        db.session.rollback()
+        following = store.next_game_of(previous)
+        if following is None:
+            raise
+        store.grant(ensure_device(), following)
+        return redirect(url_for(".game", game_id=following.id))
+
+
+def _start(
+    names: list[str],
+    target: int,
+    first_dealer: int,
+    *,
+    previous_id: str | None = None,
+    group_id: str | None = None,
+) -> Response:
+    game, key = store.create_game(
+        players=names,
+        target=target,
+        first_dealer=first_dealer,
+        device=ensure_device(),
+        previous_id=previous_id,
+        group_id=group_id,
+    )
+    remember_key(game.id, key, KEYS)
+    return redirect(url_for(".game", game_id=game.id))
+
+
+@bp.get("/b/<game_id>/edit/<key>")
+def grant(game_id: str, key: str) -> Response:
+    """The edit link: this device may record hands from now on."""
+    game = game_or_404(game_id)
+    if not store.key_matches(game, key):
+        abort(404)
+    store.grant(ensure_device(), game)
+    remember_key(game.id, key, KEYS)
+    return redirect(url_for(".game", game_id=game.id))
+
+
+@bp.get("/b/<game_id>")
+def game(game_id: str) -> Any:
+    game = game_or_404(game_id)
+    device = current_device()
+    can_edit = store.can_edit(device, game)
+    edit_key = session.get(KEYS, {}).get(game.id) if can_edit else None
+    plain = not request.args and "_flashes" not in session
+    if can_edit and "csrf_token" not in session:
+        generate_csrf()
+    seen = (game.id, game.version, select_locale(), can_edit, edit_key, session.get("csrf_token"))
+    etag = hashlib.sha256(
+        repr((*seen, request.host, current_app.extensions["build_id"])).encode()
+    ).hexdigest()[:32]
+    if plain and request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        form = HandForm(formdata=None)
+        points = request.args.get("points", type=int)
+        if points is not None and 0 <= points <= rules.TOTAL_POINTS:
+            form.points.data = points  # counted from a pile: waits to be confirmed
+        response = Response(_render(game, form, can_edit, edit_key), mimetype="text/html")
+    if plain:
+        response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "private, no-cache"
+    response.vary.update(("Cookie", "Accept-Language"))
+    return response
+
+
+def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | None) -> str:
+    state = game.state()
+    names = wording.seat_names(game.players)
+    form.seat(names)
+    form.key.data = secrets.token_urlsafe(16)
+    form.version.data = str(game.version)
+    return render_template(
+        "bidding/show.html",
+        game=game,
+        state=state,
+        names=names,
+        summaries={result.number: wording.hand_summary(result, names) for result in state.hands},
+        signed=wording.signed,
+        form=form if can_edit else None,
+        can_edit=can_edit,
+        edit_key=edit_key,
+        edit_url=url_for(".grant", game_id=game.id, key=edit_key, _external=True)
+        if edit_key
+        else None,
+        share_url=url_for(".game", game_id=game.id, _external=True),
+        quick_bids=rules.QUICK_BIDS,
+    )
+
+
+@bp.post("/b/<game_id>/hands")
+def record_hand(game_id: str) -> Any:
+    game = editable_or_403(game_id)
+    form = HandForm()
+    form.seat(wording.seat_names(game.players))
+    if game.finished:  # another phone ended it: its page has no form, so no errors to show
+        flash(wording.conflict("finished"), "conflict")
+        return redirect(url_for(".game", game_id=game.id))
+    if form.validate():
+        try:
+            written = store.write(
+                game.id,
+                store.append_hand(form.engine_hand(), form.trump.data or None),
+                key=form.key.data or None,
+                body=request.form.to_dict(),
+                version=form.stored_version(),
+            )
+        except rules.BiddingError as error:
+            _refusal_on(form, error)
+        except store.Conflict as conflict:
+            flash(wording.conflict(conflict.code), "conflict")
+            return redirect(url_for(".game", game_id=game.id))
+        else:
+            if written.repeated:
+                flash(_("That hand was already recorded: here is the score."), "conflict")
+            else:
+                names = wording.seat_names(game.players)
+                flash(wording.hand_summary(written.state.hands[-1], names), "hand")
+            return redirect(url_for(".game", game_id=game.id))
+    return _render(game, form, True, session.get(KEYS, {}).get(game.id)), 422
+
+
+def _refusal_on(form: HandForm, error: rules.BiddingError) -> None:
+    """Put the engine's refusal on the field it is about."""
+    field: Any = form.points
+    if isinstance(error, rules.UnknownSeatError):
+        field = form.partner if error.role == "partner" else form.bidder
+    elif isinstance(error, rules.BidError):
+        field = form.bid
+    form.action.errors = list(form.action.errors)
+    field.errors = [*field.errors, wording.engine_error(error)]
+
+
+@bp.post("/b/<game_id>/undo")
+def undo(game_id: str) -> Response:
+    game = editable_or_403(game_id)
+    form = UndoForm()
+    if not form.validate():
+        flash(_("This page is out of date: reload it."), "conflict")
+        return redirect(url_for(".game", game_id=game_id))
+    try:
+        store.write(
+            game.id,
+            store.undo_last,
+            key=form.key.data or None,
+            body={"undo": True},
+            version=form.stored_version(),
+        )
+    except store.Conflict as conflict:
+        if conflict.code == "stale":
+            flash(
+                _("The hands changed meanwhile, so nothing was undone: here is the score."),
+                "conflict",
+            )
+        else:
+            flash(wording.conflict(conflict.code), "conflict")
+    else:
+        flash(_("The last hand was undone."), "hand")
+    return redirect(url_for(".game", game_id=game_id))
+
+
+@bp.route("/b/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit_hand(game_id: str, number: int) -> Any:
+    game = editable_or_403(game_id)
+    if not 1 <= number <= len(game.hands):
+        abort(404)
+    names = wording.seat_names(game.players)
+    form = HandForm()
+    form.seat(names)
+    if request.method == "GET":
+        _fill(form, game.hands[number - 1])
+        form.version.data = str(game.version)
+        form.key.data = secrets.token_urlsafe(16)
+        return _edit_page(game, number, form)
+    if form.validate():
+        try:
+            store.write(
+                game.id,
+                store.replace_hand(number, form.engine_hand(), form.trump.data or None),
+                key=form.key.data or None,
+                body=request.form.to_dict(),
+                version=form.stored_version(),
+            )
+        except rules.BiddingError as error:
+            _refusal_on(form, error)
+        except store.Conflict as conflict:
+            if conflict.code != "ends_early":
+                flash(wording.conflict(conflict.code), "conflict")
+                return redirect(url_for(".game", game_id=game_id))
+            form.action.errors = [*form.action.errors, wording.conflict(conflict.code)]
+        else:
+            flash(
+                _("Hand %(number)s was changed; the score was counted again.", number=number),
+                "hand",
+            )
+            return redirect(url_for(".game", game_id=game_id))
+    return _edit_page(game, number, form), 422
+
+
+def _edit_page(game: BiddingGame, number: int, form: HandForm) -> str:
+    return render_template(
+        "bidding/edit_hand.html",
+        game=game,
+        number=number,
+        form=form,
+        names=wording.seat_names(game.players),
+        quick_bids=rules.QUICK_BIDS,
+    )
+
+
+def _fill(form: HandForm, row: Any) -> None:
+    """Put a stored hand back into the form."""
+    if row.kind == rules.HandKind.PASSED.value:
+        form.action.data = "passed"
+        return
+    form.bidder.data = str(row.bidder)
+    if row.bid in rules.QUICK_BIDS:
+        form.bid.data = str(row.bid)
+    else:
+        form.other_bid.data = row.bid
+    form.partner.data = ALONE if row.partner == row.bidder else str(row.partner)
+    form.points.data = row.points
+    form.action.data = "points" if row.points is not None else ("made" if row.made else "failed")
+    form.trump.data = row.trump

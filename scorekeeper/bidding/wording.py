@@ -1,0 +1,108 @@
+"""The engine's answers about a bidding game in the reader's language: refusals, conflicts and
+what each hand did, the same words for the pages and the API."""
+
+from __future__ import annotations
+
+from flask_babel import gettext as _
+
+from scorekeeper.engine import CardError
+from scorekeeper.engine import bidding as rules
+
+
+def seat_names(players: list[str]) -> list[str]:
+    """The players' names by seat, an unnamed seat called by its number."""
+    return [name or _("Player %(number)s", number=seat + 1) for seat, name in enumerate(players)]
+
+
+def engine_error(error: ValueError) -> str:
+    """A refusal of the bidding engine as a sentence in the request's language."""
+    value = getattr(error, "value", None)
+    if isinstance(error, rules.PlayersError):
+        return _("Bidding Sueca is played by 4 to 6 players.")
+    if isinstance(error, rules.TargetError):
+        return _("The target is a whole number of points from 50 to 2000.")
+    if isinstance(error, rules.UnknownSeatError):
+        if error.role == "partner":
+            return _("The partner must be one of the players at this table.")
+        if error.role == "first_dealer":
+            return _("The first dealer must be one of the players at this table.")
+        return _("The bidder must be one of the players at this table.")
+    if isinstance(error, rules.BidError):
+        return _("A bid is a whole number of card points from 61 to 120.")
+    if isinstance(error, rules.CardPointsError):
+        if error.reason == "range":
+            return _("Card points go from 0 to 120, not %(value)s.", value=value)
+        if error.reason == "one" and value == rules.TOTAL_POINTS - 1:
+            return _(
+                "%(value)s is impossible: the other team would have 1 point, and no set of "
+                "cards is worth exactly 1.",
+                value=value,
+            )
+        if error.reason == "one":
+            return _(
+                "%(value)s is impossible: no set of cards is worth exactly 1 point.", value=value
+            )
+        return _("Card points must be a whole number from 0 to 120.")
+    if isinstance(error, rules.OutcomeError):
+        if error.reason == "disagrees":
+            return _("The card points and whether the bid was made disagree.")
+        if error.reason == "passed":
+            return _("A hand everyone passed has no bid.")
+        return _("Say the card points of the bidder's side, or whether the bid was made.")
+    if isinstance(error, rules.GameFinishedError):
+        return conflict("finished")
+    if isinstance(error, rules.TooManyHandsError):
+        return _("A game holds at most %(count)s hands.", count=rules.MAX_HANDS)
+    if isinstance(error, CardError):
+        return _("%(card)s is not a card of this deck.", card=error.text)
+    return str(error)
+
+
+def conflict(code: str) -> str:
+    """Why a write was refused because of the game's state."""
+    return {
+        "stale": _("Someone else recorded a hand: here is the new score."),
+        "key_reused": _(
+            "This page had already sent a different hand: check the score, then record again."
+        ),
+        "ends_early": _(
+            "That change would end the game before the hands that follow it: undo those first."
+        ),
+        "no_hands": _("There is no hand to undo."),
+        "busy": _("The game is busy: try again."),
+        "finished": _("This game is already won: no more hands can be added."),
+    }.get(code, _("The game changed: reload it."))
+
+
+def hand_summary(result: rules.BidResult, names: list[str]) -> str:
+    """What a hand was and did, the way the table says it: "Ana licitou 75 com Eva: fez (80)"."""
+    hand = result.hand
+    if hand.kind is rules.HandKind.PASSED:
+        return _("Everyone passed: no score")
+    assert hand.bidder is not None and hand.partner is not None
+    bidder = names[hand.bidder]
+    if hand.alone:
+        head = _("%(bidder)s bid %(bid)s alone", bidder=bidder, bid=hand.bid)
+    else:
+        head = _(
+            "%(bidder)s bid %(bid)s with %(partner)s",
+            bidder=bidder,
+            bid=hand.bid,
+            partner=names[hand.partner],
+        )
+    if hand.points is not None:
+        outcome = (
+            _("made it (%(points)s)", points=hand.points)
+            if result.made
+            else _("failed (%(points)s)", points=hand.points)
+        )
+    else:
+        outcome = _("made it") if result.made else _("failed")
+    return f"{head}: {outcome}"
+
+
+def signed(change: int) -> str:
+    """A change of score as the page shows it: +75, −90, 0."""
+    if change > 0:
+        return f"+{change}"
+    return f"−{-change}" if change < 0 else "0"

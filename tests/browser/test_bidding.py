@@ -1,0 +1,174 @@
+"""Bidding Sueca on a 390×844 phone: a game started from home in one tap, a hand in at most 5
+taps, every target 48 px, a follower's page that shows a new hand by itself, and hands kept
+offline sent once when the network returns."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.test_offline import go_offline, wait_until_kept
+from tests.browser.test_one_thumb import Thumb, measure, too_small
+
+PAGE = re.compile(r"/b/([A-Za-z0-9_-]{32})$")
+FIVE = ["Ana", "Bruno", "Carla", "Duarte", "Eva"]
+
+
+def name_the_table(live_server: str, phone: Any, names: list[str] = FIVE) -> str:
+    phone.goto(live_server + "/bidding/new")
+    for seat, name in enumerate(names):
+        phone.get_by_label(f"Jogador {seat + 1}", exact=True).fill(name)
+    phone.get_by_role("button", name="Começar o jogo").tap()
+    expect(phone).to_have_url(PAGE)
+    return str(phone.url)
+
+
+def scores(phone: Any) -> list[str]:
+    return [text.strip() for text in phone.locator(".player-score .points").all_inner_texts()]
+
+
+def chip(phone: Any, legend: str, text: str) -> Any:
+    return phone.locator("fieldset.chips", has_text=legend).locator("label.chip", has_text=text)
+
+
+def test_start_in_one_tap_and_a_hand_in_five(live_server: str, phone: Any) -> None:
+    name_the_table(live_server, phone)
+    thumb = Thumb(phone)
+    # The same table again, from the home page: one tap.
+    phone.goto(live_server + "/")
+    thumb.tap(phone.get_by_role("button", name="Novo jogo com licitação: Ana, Bruno, Carla"))
+    expect(phone).to_have_url(PAGE)
+    assert thumb.taps == 1
+    expect(phone.locator(".player-score .name")).to_have_text(FIVE)
+
+    # Who bid, how much, the partner, "fez": four taps.
+    thumb.taps = 0
+    thumb.tap(chip(phone, "Quem licitou", "Carla"))
+    thumb.tap(chip(phone, "Quanto", "80"))
+    thumb.tap(chip(phone, "Parceiro", "Eva"))
+    thumb.tap(phone.get_by_role("button", name="Fez", exact=True))
+    expect(phone.locator(".note-hand")).to_have_text("Carla licitou 80 com Eva: fez")
+    assert scores(phone) == ["0", "0", "80", "0", "80"]
+    assert thumb.taps <= 5, f"recording a hand took {thumb.taps} taps"
+    made = thumb.taps
+
+    # With the card points typed: the box and Registar, five taps.
+    thumb.taps = 0
+    thumb.tap(chip(phone, "Quem licitou", "Ana"))
+    thumb.tap(chip(phone, "Quanto", "90"))
+    thumb.tap(chip(phone, "Parceiro", "sozinho"))
+    thumb.tap(phone.get_by_label("Pontos do lado de quem licitou"))
+    phone.keyboard.type("85")
+    thumb.tap(phone.get_by_role("button", name="Registar os pontos"))
+    expect(phone.locator(".note-hand")).to_have_text("Ana licitou 90 sozinho: não fez (85)")
+    assert scores(phone) == ["−90", "90", "170", "90", "170"]
+    assert thumb.taps <= 5, f"recording a hand by its points took {thumb.taps} taps"
+
+    # Everyone passed: one tap. Undo: one to open, one to confirm.
+    thumb.taps = 0
+    thumb.tap(phone.get_by_role("button", name="Todos passaram"))
+    expect(phone.locator(".bidding-log tr.changes")).to_have_count(3)
+    thumb.tap(phone.get_by_text("Anular a última mão"))
+    thumb.tap(phone.get_by_role("button", name="Sim, anular a mão 3"))
+    expect(phone.locator(".bidding-log tr.changes")).to_have_count(2)
+    assert thumb.taps == 3
+    print(f"\nbidding taps: start 1, a hand made {made}, by its points 5, passed 1, undo 2")
+
+
+def test_a_refused_hand_says_why_in_portuguese(live_server: str, phone: Any) -> None:
+    name_the_table(live_server, phone)
+    chip(phone, "Quem licitou", "Ana").tap()
+    phone.get_by_placeholder("outra").fill("150")
+    chip(phone, "Parceiro", "Bruno").tap()
+    phone.get_by_role("button", name="Fez", exact=True).tap()
+    expect(phone.locator(".chips.bids .error")).to_contain_text("de 61 a 120")
+    assert scores(phone) == ["0"] * 5
+
+
+def test_every_tap_target_is_at_least_48_px(
+    live_server: str, phone: Any, second_phone: Any
+) -> None:
+    page_url = name_the_table(live_server, phone, [*FIVE, "Fábio"])
+    game_id = PAGE.search(page_url).group(1)  # type: ignore[union-attr]
+    chip(phone, "Quem licitou", "Fábio").tap()
+    chip(phone, "Quanto", "61").tap()
+    chip(phone, "Parceiro", "Ana").tap()
+    phone.get_by_role("button", name="Fez", exact=True).tap()
+    expect(phone.locator(".bidding-log tr.changes")).to_have_count(1)
+    second_phone.goto(page_url)
+    group = phone.context.request.post(
+        live_server + "/api/v1/groups", data={"name": "Tasca"}
+    ).json()
+    phone.goto(group["edit_url"])
+    offenders = []
+    for path in (
+        "/",
+        "/bidding/new",
+        page_url,
+        f"/b/{game_id}/hands/1/edit",
+        f"/b/{game_id}/count",
+        "/history",
+        f"/g/{group['id']}",
+        f"/g/{group['id']}/bidding",
+        f"/g/{group['id']}/bidding/new",
+    ):
+        phone.goto(path if path.startswith("http") else live_server + path)
+        offenders += [(path, target) for target in too_small(measure(phone))]
+    offenders += [("read-only game", target) for target in too_small(measure(second_phone))]
+    overflow = phone.evaluate(
+        "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+    )
+    assert not offenders, "\n".join(f"{where}: {target}" for where, target in offenders)
+    assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
+
+
+def test_a_follower_sees_a_new_hand_without_reloading(
+    live_server: str, phone: Any, second_phone: Any
+) -> None:
+    page_url = name_the_table(live_server, phone)
+    second_phone.goto(page_url)
+    requests: list[str] = []
+    second_phone.on("request", lambda request: requests.append(request.url))
+    expect(second_phone.locator(".bidding-log")).to_have_count(0)
+    chip(phone, "Quem licitou", "Duarte").tap()
+    chip(phone, "Quanto", "100").tap()
+    chip(phone, "Parceiro", "Bruno").tap()
+    phone.get_by_role("button", name="Não fez", exact=True).tap()
+    expect(phone.locator(".bidding-log tr.changes")).to_have_count(1)
+    # Within 10 seconds of the write, with no tap on the follower's phone.
+    expect(second_phone.locator(".bidding-log tr.changes")).to_have_count(1, timeout=10_000)
+    expect(second_phone.locator(".player-score .points")).to_have_text(
+        ["100", "−100", "100", "−100", "100"]
+    )
+    asked = [url for url in requests if "/api/v1/bidding/" in url]
+    assert 1 <= len(asked) <= 3, asked  # one question per 5 seconds
+
+
+def test_hands_recorded_offline_are_sent_once(live_server: str, phone: Any) -> None:
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    name_the_table(live_server, phone)
+    game_id = PAGE.search(phone.url).group(1)  # type: ignore[union-attr]
+    wait_until_kept(phone)
+    pending = phone.locator(".pending-hand")
+    go_offline(phone)
+    chip(phone, "Quem licitou", "Bruno").tap()
+    chip(phone, "Quanto", "70").tap()
+    chip(phone, "Parceiro", "Carla").tap()
+    phone.get_by_role("button", name="Fez", exact=True).tap()
+    expect(pending).to_have_count(1)
+    phone.get_by_role("button", name="Todos passaram").tap()
+    expect(pending).to_have_count(2)
+    expect(pending.nth(0)).to_contain_text("Bruno 70 · Carla · Fez")
+    expect(pending.nth(0)).to_contain_text("ainda não enviada")
+    phone.reload()  # the worker's copy, the hands still waiting
+    expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
+    expect(pending).to_have_count(2)
+    phone.context.set_offline(False)
+    expect(pending).to_have_count(0)
+    expect(phone.locator(".bidding-log tr.changes")).to_have_count(2)
+    state = phone.context.request.get(f"{live_server}/api/v1/bidding/{game_id}").json()
+    assert [hand["kind"] for hand in state["hands"]] == ["bid", "passed"]
+    assert state["scores"] == [0, 70, 70, 0, 0]

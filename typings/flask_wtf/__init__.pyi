@@ -1,0 +1,1 @@
+from .form import FlaskForm as FlaskForm
