@@ -214,7 +214,10 @@ def _printable(value: str) -> str:
 def _moment(value: str) -> datetime:
     moment = datetime.fromisoformat(value)  # a ValueError is refused as not a date
     if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
+        try:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+        except OverflowError:  # 0001-01-01T00:00:00+14:00 is before the first year in UTC
+            raise ValueError("out of the years a date can have") from None
     return moment
 
 

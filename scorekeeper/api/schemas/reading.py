@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import types
 import typing
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -24,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
 from scorekeeper.api.errors import ApiError, http_message
+from scorekeeper.web.columns import has_control
 
 MISSING: Any = object()
 """The value of a field the body does not hold."""
@@ -92,12 +92,6 @@ class Says:
 
     answer: Answer
     missing: Answer | None = None
-
-
-def has_control(text: str) -> bool:
-    """Whether ``text`` holds a control character or a lone surrogate, which not every
-    database can store (PostgreSQL refuses NUL)."""
-    return any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
 
 
 def is_whole(value: object) -> bool:
