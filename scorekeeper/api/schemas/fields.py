@@ -16,13 +16,12 @@ from scorekeeper.api.schemas.reading import (
     Answer,
     Refused,
     Says,
-    has_control,
     is_whole,
     type_error,
 )
 from scorekeeper.rubbers import store
 from scorekeeper.web import wording
-from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
+from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, has_control
 
 
 def values(kind: Any) -> tuple[Any, ...]:

@@ -23,7 +23,6 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from pydantic_core import ErrorDetails
 
 from scorekeeper.api.errors import ApiError, http_message
-from scorekeeper.web.columns import has_control
 
 MISSING: Any = object()
 """The value of a field the body does not hold."""
