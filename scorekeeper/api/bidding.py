@@ -79,7 +79,7 @@ def _no_store(response: Response) -> Response:
     return response
 
 
-ERROR_FIELDS: dict[type[rules.BiddingError], str] = {
+ERROR_FIELDS: dict[type[Exception], str] = {
     rules.PlayersError: "players",
     rules.TargetError: "target",
     rules.BidError: "bid",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Annotated, Any, Literal, TypeVar
 
 from flask import request
@@ -119,7 +119,7 @@ class BiddingPassed(BiddingWrite):
 Model = TypeVar("Model", bound=BaseModel)
 MODELS = (BiddingNewGame, BiddingWrite, BiddingBid, BiddingPassed)
 
-SHAPE_MESSAGES = {
+SHAPE_MESSAGES: dict[str, Callable[[str], str]] = {
     "missing": lambda field: _("%(field)s is missing.", field=field),
     "extra_forbidden": lambda field: _("%(field)s is not a field of this request.", field=field),
     "int_type": lambda field: _("%(field)s must be a whole number.", field=field),
@@ -327,7 +327,7 @@ def openapi() -> tuple[dict[str, Any], dict[str, Any]]:
         },
     }
     hand_body = _json_body({"oneOf": [_schema("BiddingBid"), _schema("BiddingPassed")]})
-    write = {"security": [{"editKey": []}]}
+    write: dict[str, Any] = {"security": [{"editKey": []}]}
     refused = _errors(400, 403, 404, 409, 413, 422)
     paths = {
         f"{PREFIX}/bidding": {

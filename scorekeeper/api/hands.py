@@ -27,7 +27,10 @@ def to_engine(given: HandForm, rules: engine.RuleSet, leader: int) -> tuple[engi
         if isinstance(given, ByCards):
             return _from_cards(given, rules, leader)
         if isinstance(given, ByPoints):
-            return engine.Hand.played(*given.points, all_tricks=bool(given.all_tricks)), None
+            points = given.points
+            second = points[1] if len(points) > 1 else None
+            hand = engine.Hand.played(points[0], second, all_tricks=bool(given.all_tricks))
+            return hand, None
         if isinstance(given, ByRevoke):
             return engine.Hand.revoke(given.revoke), None
         return engine.Hand.spoiled(), None

@@ -97,7 +97,8 @@ def _schemas(operations: list[Operation]) -> dict[str, Any]:
             for form in _forms(body)
         ]
         schemas[body.__name__] = {"description": body.__doc__, "oneOf": forms}
-    return _without_null_defaults(dict(sorted(schemas.items())))
+    without: dict[str, Any] = _without_null_defaults(dict(sorted(schemas.items())))
+    return without
 
 
 def _response(status: int, answer: Any) -> dict[str, Any]:

@@ -18,8 +18,8 @@ SECURITY_SCHEMES = {
     "editKey": {"type": "apiKey", "in": "header", "name": EDIT_KEY_HEADER},
     "groupKey": {"type": "apiKey", "in": "header", "name": GROUP_KEY_HEADER},
 }
-EDIT_KEY = [{"editKey": []}]
-GROUP_KEY = [{"groupKey": []}]
+EDIT_KEY: list[dict[str, list[str]]] = [{"editKey": []}]
+GROUP_KEY: list[dict[str, list[str]]] = [{"groupKey": []}]
 
 # How requests are refused, for the document: each answers the error shape.
 BAD_BODY = "The body is not one of the documented shapes."

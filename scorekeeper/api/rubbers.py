@@ -71,7 +71,7 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
     given = NewRubber.read(json_body(empty=True))
     group_id = access.group_to_join(given.group, given.players)
     rubber, edit_key = store.create_rubber(
-        teams=tuple(given.teams),
+        teams=(given.teams[0], given.teams[1]),
         players=given.players,
         first_dealer=given.first_dealer,
         rules=given.rules.to_engine(),

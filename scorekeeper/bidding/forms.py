@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import lazy_gettext as _l
-from wtforms import (
+from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3, stubs 3.2
     Field,
     HiddenField,
     IntegerField,
@@ -40,7 +40,7 @@ class _Whole(NumberRange):
         if field.data is None:
             return
         if not self.min <= field.data <= self.max:
-            raise ValidationError(self.message % {"min": self.min, "max": self.max})
+            raise ValidationError(str(self.message) % {"min": self.min, "max": self.max})
 
 
 def _within(low: int, high: int) -> _Whole:
@@ -105,8 +105,31 @@ class NewGameForm(Form):
         boxes = (getattr(self, f"player{seat}").data for seat in range(rules.MAX_PLAYERS))
         return [name for name in boxes if name]
 
+    def refuse(self, error: rules.BiddingError) -> None:
+        """Show the engine's refusal of the game beside the box it is about."""
+        field: Field = self.player0
+        if isinstance(error, rules.TargetError):
+            field = self.target
+        elif isinstance(error, rules.UnknownSeatError):
+            field = self.first_dealer
+        field.errors = [*field.errors, wording.engine_error(error)]
 
-class HandForm(Form):
+
+class _Versioned(Form):
+    """A write sent from a page: the version of the game that page showed."""
+
+    version = HiddenField(validators=[Optional()])
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def stored_version(self) -> int | None:
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
+
+
+class HandForm(_Versioned):
     """One hand: who bid, how much, with whom, and the points or only made / not made; or
     everyone passed. The seats' choices are the game's (:meth:`seat`)."""
 
@@ -134,7 +157,6 @@ class HandForm(Form):
     )
     trump = RadioField(_l("Trump (trunfo)"), choices=SUITS, validators=[Optional()], default=None)
     key = _write_key()
-    version = HiddenField(validators=[Optional()])
 
     def seat(self, names: list[str]) -> None:
         """Offer the game's players as bidders and partners (and the bidder alone)."""
@@ -159,10 +181,6 @@ class HandForm(Form):
             self.points.errors
         )
 
-    def validate_version(self, field: HiddenField) -> None:
-        if field.data and not is_version(str(field.data)):
-            raise ValidationError(_l("This page is out of date: reload it."))
-
     def validate_bidder(self, field: RadioField) -> None:
         self._at_the_table(field, "bidder")
 
@@ -171,8 +189,9 @@ class HandForm(Form):
 
     @staticmethod
     def _at_the_table(field: RadioField, role: str) -> None:
-        if field.data is not None and field.data not in {choice.value for choice in field.choices}:
-            players = len(field.choices) - (role == "partner")
+        values = [value for value, *_ in field.iter_choices()]
+        if field.data is not None and field.data not in values:
+            players = len(values) - (role == "partner")
             refusal = rules.UnknownSeatError(field.data, players, role)
             raise ValidationError(wording.engine_error(refusal))
 
@@ -186,18 +205,11 @@ class HandForm(Form):
         made = {"made": True, "failed": False}.get(str(self.action.data))
         return rules.BidHand.played(bidder, bid, partner, points=self.points.data, made=made)
 
-    def stored_version(self) -> int | None:
-        text = str(self.version.data or "").strip()
-        return int(text) if text else None
 
-
-class UndoForm(Form):
+class UndoForm(_Versioned):
     """Undo the last hand: the version of the page it was sent from, and a write key."""
 
     key = _write_key()
-    version = HandForm.version
-    validate_version = HandForm.validate_version
-    stored_version = HandForm.stored_version
 
 
 MAX_CARD_TEXT = 4

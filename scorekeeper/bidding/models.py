@@ -10,11 +10,11 @@ from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.engine import bidding as rules
-from scorekeeper.extensions import db
+from scorekeeper.extensions import Model
 from scorekeeper.web.columns import TOKEN_LENGTH, WRITE_KEY_LENGTH, utcnow
 
 
-class BiddingGame(db.Model):
+class BiddingGame(Model):
     """A game of bidding Sueca: its players by seat, its target, and a cache of its fold."""
 
     __tablename__ = "bidding_games"
@@ -56,7 +56,7 @@ class BiddingGame(db.Model):
         return rules.replay(self.table(), [hand.to_engine() for hand in self.hands])
 
 
-class BiddingHand(db.Model):
+class BiddingHand(Model):
     """One hand as it was recorded: the input of the fold, never its result."""
 
     __tablename__ = "bidding_hands"
@@ -92,7 +92,7 @@ class BiddingHand(db.Model):
         self.trump, self.called = trump, called
 
 
-class BiddingWriteKey(db.Model):
+class BiddingWriteKey(Model):
     """An idempotency key: the same write sent twice is answered with its first answer."""
 
     __tablename__ = "bidding_write_keys"
@@ -105,7 +105,7 @@ class BiddingWriteKey(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class DeviceBidding(db.Model):
+class DeviceBidding(Model):
     """A game this device started or opened with its edit link: its history and its grants."""
 
     __tablename__ = "device_bidding_games"

@@ -62,10 +62,7 @@ def new_game() -> Any:
         try:
             return _start(names, form.target.data or rules.DEFAULT_TARGET, int(first_dealer))
         except rules.BiddingError as error:
-            field = form.target if isinstance(error, rules.TargetError) else form.player0
-            if isinstance(error, rules.UnknownSeatError):
-                field = form.first_dealer
-            field.errors = [*field.errors, wording.engine_error(error)]
+            form.refuse(error)
     status = 422 if request.method == "POST" else 200
     return render_template("bidding/new.html", form=form), status
 

@@ -61,9 +61,10 @@ def stats(group_id: str) -> bidding_stats.BiddingStats:
         .group_by(BiddingHand.game_id, BiddingHand.bidder, BiddingHand.made)
     )
     for game_id, bidder, made, hands, total in summed:
-        bids.setdefault(game_id, []).append(
-            bidding_stats.Bids(bidder, bool(made), int(hands), int(total))
-        )
+        if bidder is not None:  # always, for a bid; the column is empty for a passed hand
+            bids.setdefault(game_id, []).append(
+                bidding_stats.Bids(bidder, bool(made), int(hands), int(total or 0))
+            )
     in_play = db.session.execute(
         sa.select(sa.func.count())
         .select_from(BiddingGame)
@@ -73,6 +74,7 @@ def stats(group_id: str) -> bidding_stats.BiddingStats:
         (
             bidding_stats.FinishedGame(players, winner, bids.get(game_id, []))
             for game_id, players, winner in games
+            if winner is not None  # a finished game has its winner
         ),
         in_play=in_play,
     )
@@ -168,10 +170,7 @@ def _start(form: NewGameForm, group: Group) -> Response | None:
             group_id=group.id,
         )
     except rules.BiddingError as error:
-        field = form.target if isinstance(error, rules.TargetError) else form.player0
-        if isinstance(error, rules.UnknownSeatError):
-            field = form.first_dealer
-        field.errors = [*field.errors, wording.engine_error(error)]
+        form.refuse(error)
         return None
     remember_key(game.id, key, KEYS)
     return redirect(url_for("bidding.game", game_id=game.id))

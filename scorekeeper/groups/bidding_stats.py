@@ -92,17 +92,17 @@ def count(games: Iterable[FinishedGame], in_play: int = 0) -> BiddingStats:
             player = stats.players.setdefault(key, BiddingPlayer(name.strip()))
             player.name = name.strip()  # the latest spelling, games being counted in order
             seated.append(player)
-        for seat, player in enumerate(seated):
-            if player is not None:
-                player.games += 1
-                player.won += seat == game.winner
+        for seat, sitting in enumerate(seated):
+            if sitting is not None:
+                sitting.games += 1
+                sitting.won += seat == game.winner
         for bids in game.bids:
-            player = seated[bids.bidder] if 0 <= bids.bidder < len(seated) else None
-            if player is None:
+            bidder = seated[bids.bidder] if 0 <= bids.bidder < len(seated) else None
+            if bidder is None:
                 continue
-            player.bid_points += bids.points
+            bidder.bid_points += bids.points
             if bids.made:
-                player.made += bids.hands
+                bidder.made += bids.hands
             else:
-                player.failed += bids.hands
+                bidder.failed += bids.hands
     return stats

@@ -47,8 +47,9 @@ hand's leader)."""
 
 @dataclass(frozen=True)
 class Recorded:
-    """A hand recorded by :func:`record_hand`: what it added (None for the repeat of a hand
-    already recorded under the same write key), and the rubber's team names to say it with."""
+    """A hand recorded: what it added (None for the repeat of a hand already recorded under the
+    same write key), the rubber's team names to say it with, and the answer kept with the key
+    (its status, and the body the API answered with)."""
 
     teams: tuple[str, str]
     result: engine.HandResult | None
@@ -98,7 +99,8 @@ def add_hand(
     the write of the API, whose caller has checked the right to write already.
 
     ``respond`` makes the answer kept with the write key from the rubber as written, in the
-    same transaction. Raises as :func:`record_hand` does (and what ``hand_of`` raises).
+    same transaction. Raises LookupError, :class:`~scorekeeper.rubbers.store.Conflict`, the
+    engine's ``ScoringError`` and what ``hand_of`` raises; nothing is stored then.
     """
     written: list[tuple[Rubber, engine.RubberState]] = []
 

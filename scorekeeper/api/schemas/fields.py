@@ -5,7 +5,7 @@ and for the OpenAPI document, and says how its refusals are worded (400 for a wr
 from __future__ import annotations
 
 from datetime import UTC, datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from flask_babel import gettext as _
 from pydantic import AfterValidator, Field, PlainValidator
@@ -230,6 +230,11 @@ def _must_be_true(value: bool) -> bool:
     return value
 
 
+OMITTED: Any = None
+"""The default of a field that may be left out but is not sent as null: None, which pydantic
+does not check, typed Any so that the field keeps the type of a value given for it."""
+
+
 # Types -----------------------------------------------------------------------------------------
 
 WholeNumber = Annotated[int, Says(whole_number)]
@@ -260,29 +265,44 @@ PlayerName = Annotated[
     AfterValidator(str.strip),
     Says(name(blank=True)),
 ]
-TeamNames = list_of(TeamName, 2, 2)
-PlayerNames = Annotated[
-    list_of(PlayerName, SEATS, SEATS, description="By seat; blank seats are nobody."),
-    AfterValidator(_everyone_or_nobody),
-]
-Trump = Annotated[Literal[TRUMPS], Says(trump)]
+# list_of and values make these types at run time, which mypy cannot follow: it is told what
+# they hold (pydantic checks the rest).
+if TYPE_CHECKING:
+    TeamNames = list[TeamName]
+    PlayerNames = list[PlayerName]
+    TrumpLetter = str
+    HandKindName = str
+else:
+    TeamNames = list_of(TeamName, 2, 2)
+    PlayerNames = Annotated[
+        list_of(PlayerName, SEATS, SEATS, description="By seat; blank seats are nobody."),
+        AfterValidator(_everyone_or_nobody),
+    ]
+    TrumpLetter = Literal[TRUMPS]
+    HandKindName = Literal[HAND_KINDS]
+Trump = Annotated[TrumpLetter, Says(trump)]
 Card = Annotated[
     AnyText, Field(max_length=MAX_CARD_LENGTH, json_schema_extra={"examples": ["7H"]}), Says(card)
 ]
-Trick = list_of(Card, 0, MAX_CARDS_PER_TRICK)
-Tricks = list_of(
-    Trick,
-    1,
-    MAX_TRICKS,
-    description="The tricks in play order, each from its leader; the first is led by the "
-    "hand's leader.",
-)
-Points = list_of(
-    Annotated[int, Field(json_schema_extra={"minimum": 0, "maximum": 120}), Says(whole_number)],
-    2,
-    2,
-    description="The card points of team 0 and team 1; they add up to 120.",
-)
+if TYPE_CHECKING:
+    Trick = list[Card]
+    Tricks = list[Trick]
+    Points = list[int]
+else:
+    Trick = list_of(Card, 0, MAX_CARDS_PER_TRICK)
+    Tricks = list_of(
+        Trick,
+        1,
+        MAX_TRICKS,
+        description="The tricks in play order, each from its leader; the first is led by the "
+        "hand's leader.",
+    )
+    Points = list_of(
+        Annotated[int, Field(json_schema_extra={"minimum": 0, "maximum": 120}), Says(whole_number)],
+        2,
+        2,
+        description="The card points of team 0 and team 1; they add up to 120.",
+    )
 """Points no hand can make are the engine's to refuse (422), in its words."""
 Spoiled = Annotated[
     bool,
@@ -306,10 +326,13 @@ Version = Annotated[
     Field(ge=1, description="The rubber's version the client last saw: 409 if it has changed."),
     Says(version),
 ]
-HandKind = Annotated[Literal[HAND_KINDS], Says(kind, missing=kind)]
-Moment = Annotated[
-    str, AfterValidator(_moment), Field(json_schema_extra={"format": "date-time"}), Says(moment)
-]
+HandKind = Annotated[HandKindName, Says(kind, missing=kind)]
+if TYPE_CHECKING:
+    Moment = datetime  # given as text, held as the datetime _moment reads from it
+else:
+    Moment = Annotated[
+        str, AfterValidator(_moment), Field(json_schema_extra={"format": "date-time"}), Says(moment)
+    ]
 Origin = Annotated[str, Field(pattern=TOKEN), Says(origin)]
 HandNumber = Annotated[int, Field(ge=1)]
 

@@ -33,8 +33,8 @@ class ExportedHand(Part):
     all_tricks: SkipValidation[bool] = False
     team: SkipValidation[f.TeamOrNobody] = None
     trump: SkipValidation[f.Trump | None] = None
-    tricks: SkipValidation[f.Tricks] = None
-    dealer: SkipValidation[f.Seat] = None
+    tricks: SkipValidation[f.Tricks] = f.OMITTED
+    dealer: SkipValidation[f.Seat] = f.OMITTED
 
     def hand_body(self) -> dict[str, Any]:
         """The hand's body, as it would be posted."""
@@ -62,8 +62,8 @@ class DealtBy(Part):
 class ImportedRubber(Part):
     """A rubber state of an export file, as the import reads it (its hands one by one)."""
 
-    id: f.Origin = None
-    origin: f.Origin = Field(None, description="The rubber first exported; else its id.")
+    id: f.Origin = f.OMITTED
+    origin: f.Origin = Field(f.OMITTED, description="The rubber first exported; else its id.")
     teams: f.TeamNames = DEFAULT_TEAMS
     players: f.PlayerNames | None = None
     hands: Annotated[
@@ -81,9 +81,9 @@ class ImportedRubber(Part):
 class GroupExport(Part):
     """The file GET export.json gives: every rubber of a group as a rubber state."""
 
-    format: f.AnyText = None
+    format: f.AnyText = f.OMITTED
     version: f.WholeNumber = 1
-    group: Annotated[dict[str, Any], Says(f.an_object)] = None
+    group: Annotated[dict[str, Any], Says(f.an_object)] = f.OMITTED
     rubbers: Annotated[list[SkipValidation[ImportedRubber]], Says(f.listed(None, None, None))]
     """Read one by one, hands and all, by the import (each refusal names its rubber)."""
 
@@ -97,8 +97,8 @@ class Group(BaseModel):
     name: str
     stats_url: f.Url
     export_url: f.Url
-    rubbers: f.Count = Field(None, description="All the group's rubbers (GET only).")
-    finished: f.Count = Field(None, description="Its finished rubbers (GET only).")
+    rubbers: f.Count = Field(f.OMITTED, description="All the group's rubbers (GET only).")
+    finished: f.Count = Field(f.OMITTED, description="Its finished rubbers (GET only).")
 
 
 class CreatedGroup(Group):

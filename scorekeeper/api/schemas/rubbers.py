@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from flask_babel import gettext as _
 from pydantic import BaseModel, ConfigDict, Field
@@ -18,28 +18,42 @@ DEFAULT_TEAMS = ["Nós", "Eles"]
 # Rules ----------------------------------------------------------------------------------------
 
 # The engine knows what each setting takes; these types say the same to the document.
-PresetName = Literal[tuple(engine.PRESETS)]
 GamesToWin = Annotated[int, Field(ge=MIN_GAMES_TO_WIN, le=MAX_GAMES_TO_WIN)]
-TieRule = Literal[f.values(engine.Tie)]
-BandeiraRule = Literal[f.values(engine.Bandeira)]
-RevokeRule = Literal[f.values(engine.Revoke)]
-ManilhaRule = Literal[f.values(engine.Manilha)]
-DirectionRule = Literal[f.values(engine.Direction)]
+# The engine's values, made into Literals at run time, which mypy cannot follow: it is told
+# their type.
+if TYPE_CHECKING:
+    PresetName = str
+    TieRule = str
+    BandeiraRule = str
+    RevokeRule = str
+    ManilhaRule = str
+    DirectionRule = str
+    ManilhaGiven = str | int
+    OutcomeName = str
+else:
+    PresetName = Literal[tuple(engine.PRESETS)]
+    TieRule = Literal[f.values(engine.Tie)]
+    BandeiraRule = Literal[f.values(engine.Bandeira)]
+    RevokeRule = Literal[f.values(engine.Revoke)]
+    ManilhaRule = Literal[f.values(engine.Manilha)]
+    DirectionRule = Literal[f.values(engine.Direction)]
+    ManilhaGiven = Literal[(*f.values(engine.Manilha), 7, 10)]
+    OutcomeName = Literal[f.values(engine.Outcome)]
 
 
 class RulesInput(Body):
     """Every field optional: the preset (default portugal) fills the rest."""
 
-    preset: PresetName = None
-    games_to_win: GamesToWin = None
-    tie: TieRule = None
-    bandeira: BandeiraRule = None
-    bandeira_wins_rubber: bool = None
-    revoke: RevokeRule = None
-    manilha: Literal[(*f.values(engine.Manilha), 7, 10)] = None  # 7 and "7" are one manilha
-    queen_over_jack: bool = None
-    direction: DirectionRule = None
-    melar: bool = None
+    preset: PresetName = f.OMITTED
+    games_to_win: GamesToWin = f.OMITTED
+    tie: TieRule = f.OMITTED
+    bandeira: BandeiraRule = f.OMITTED
+    bandeira_wins_rubber: bool = f.OMITTED
+    revoke: RevokeRule = f.OMITTED
+    manilha: ManilhaGiven = f.OMITTED  # 7 and "7" are one manilha
+    queen_over_jack: bool = f.OMITTED
+    direction: DirectionRule = f.OMITTED
+    melar: bool = f.OMITTED
 
     def to_engine(self) -> engine.RuleSet:
         return engine.RuleSet.from_dict(self.model_dump(exclude_unset=True))
@@ -80,6 +94,10 @@ class HandForm(Body):
     """One of the four ways to record a hand, each with the keys it takes."""
 
     form: ClassVar[str]
+    if TYPE_CHECKING:  # each form declares these itself, where its keys' order is the document's
+        trump: str | None
+        key: str | None
+        version: int | None
 
     @classmethod
     def refuse_extra(cls, name: str) -> ApiError:
@@ -92,10 +110,10 @@ class ByPoints(HandForm):
     form = "points"
 
     points: f.Points
-    all_tricks: f.Boolean = Field(None, description="One team took all 10 tricks.")
-    trump: f.Trump = None
-    key: f.Key = None
-    version: f.Version = None
+    all_tricks: f.Boolean = Field(f.OMITTED, description="One team took all 10 tricks.")
+    trump: f.Trump = f.OMITTED
+    key: f.Key = f.OMITTED
+    version: f.Version = f.OMITTED
 
 
 class ByRevoke(HandForm):
@@ -103,9 +121,9 @@ class ByRevoke(HandForm):
     form = "revoke"
 
     revoke: f.Team = Field(description="The team that revoked (renúncia).")
-    trump: f.Trump = None
-    key: f.Key = None
-    version: f.Version = None
+    trump: f.Trump = f.OMITTED
+    key: f.Key = f.OMITTED
+    version: f.Version = f.OMITTED
 
 
 class BySpoiled(HandForm):
@@ -113,9 +131,9 @@ class BySpoiled(HandForm):
     form = "spoiled"
 
     spoiled: f.Spoiled
-    trump: f.Trump = None
-    key: f.Key = None
-    version: f.Version = None
+    trump: f.Trump = f.OMITTED
+    key: f.Key = f.OMITTED
+    version: f.Version = f.OMITTED
 
 
 def _trump_required(schema: dict[str, Any]) -> None:
@@ -130,12 +148,12 @@ class ByCards(HandForm):
     model_config = ConfigDict(title="Played, by its cards", json_schema_extra=_trump_required)
     form = "tricks"
 
-    points: f.Points = None
-    all_tricks: f.Boolean = Field(None, description="One team took all 10 tricks.")
-    trump: f.Trump = None
+    points: f.Points = f.OMITTED
+    all_tricks: f.Boolean = Field(f.OMITTED, description="One team took all 10 tricks.")
+    trump: f.Trump = f.OMITTED
     tricks: f.Tricks
-    key: f.Key = None
-    version: f.Version = None
+    key: f.Key = f.OMITTED
+    version: f.Version = f.OMITTED
 
 
 class HandInput:
@@ -165,7 +183,7 @@ class HandInput:
         unknown = sorted(set(body) - cls.keys)
         if unknown:
             raise Body.refuse_extra(unknown[0])
-        given = [form for form in ("points", "revoke", "spoiled") if form in body]
+        given: list[str] = [form for form in ("points", "revoke", "spoiled") if form in body]
         if "tricks" in body:
             given = ["tricks", *(form for form in given if form != "points")]
         if len(given) != 1:
@@ -179,8 +197,8 @@ class HandInput:
 
 
 class Undo(Body):
-    key: f.Key = None
-    version: f.Version = None
+    key: f.Key = f.OMITTED
+    version: f.Version = f.OMITTED
 
 
 class VerifyInput(Body):
@@ -188,7 +206,7 @@ class VerifyInput(Body):
     leader: f.Seat = Field(description="The seat that leads the first trick.")
     tricks: f.Tricks = Field(description="1 to 10 tricks in play order, each from its leader.")
     rules: GivenRules = Field(default_factory=RulesInput)
-    trump_card: f.Card = Field(None, description="The dealer's turned card.")
+    trump_card: f.Card = Field(f.OMITTED, description="The dealer's turned card.")
 
 
 # Answers --------------------------------------------------------------------------------------
@@ -201,20 +219,20 @@ class Pending(BaseModel):
 
 class Hand(BaseModel):
     number: f.HandNumber
-    kind: Literal[f.HAND_KINDS]
+    kind: f.HandKindName
     points: f.Pair | None
     all_tricks: bool
     team: f.TeamOrNobody = Field(description="The offending team of a revoke.")
     games: f.Pair = Field(description="What the hand added to each team.")
     dealer: f.Seat
-    trump: Literal[f.TRUMPS] | None
+    trump: f.TrumpLetter | None
     leader: f.Seat
     games_after: f.Pair
     winner: f.TeamOrNobody = Field(description="The team that won the hand.")
     bandeira: bool
     reasons: list[str]
     summary: str
-    tricks: list[list[str]] = Field(None, description="Only on a hand recorded by its cards.")
+    tricks: list[list[str]] = Field(f.OMITTED, description="Only on a hand recorded by its cards.")
 
 
 class RubberState(BaseModel):
@@ -226,7 +244,7 @@ class RubberState(BaseModel):
     games: f.Pair
     finished: bool
     winner: f.TeamOrNobody
-    outcome: Literal[f.values(engine.Outcome)] | None
+    outcome: OutcomeName | None
     pending: Pending
     dealer: f.Seat
     leader: f.Seat
@@ -249,7 +267,7 @@ class Revoke(BaseModel):
     seat: f.Seat
     team: Literal[0, 1]
     trick: Annotated[int, Field(ge=1, le=f.MAX_TRICKS)]
-    suit: Literal[f.TRUMPS]
+    suit: f.TrumpLetter
     proven_in: Annotated[int, Field(ge=1, le=f.MAX_TRICKS)]
 
 
@@ -271,7 +289,7 @@ class VerifyResult(BaseModel):
     complete: bool
     revokes: list[Revoke]
     errors: list[Problem]
-    trump: Literal[f.TRUMPS]
+    trump: f.TrumpLetter
     leader: f.Seat
     all_tricks: f.TeamOrNobody
     first_revoke: Revoke | None
