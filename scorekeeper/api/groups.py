@@ -327,7 +327,9 @@ def _write_batch(group: GroupRow, items: list[Imported]) -> tuple[list[Copy], in
                 sa.or_(Rubber.id.in_(origins), Rubber.origin_id.in_(origins)),
             )
         ):
-            present.update((rubber_id, origin_id))
+            present.add(rubber_id)
+            if origin_id:
+                present.add(origin_id)
     created: list[Copy] = []
     stored: list[Rubber] = []
     skipped = 0

@@ -7,7 +7,7 @@ import math
 import time
 from typing import Any
 
-from flask import Flask, current_app, jsonify, render_template, request
+from flask import Flask, Response, current_app, jsonify, render_template, request
 from flask_babel import gettext as _
 from flask_limiter import Limiter
 from flask_limiter.errors import RateLimitExceeded
@@ -40,6 +40,7 @@ def too_many(error: RateLimitExceeded) -> Any:
     message = _(
         "Too many new rubbers, groups or imports from this address: wait a minute and try again."
     )
+    response: Response | str
     if request.path.startswith("/api/"):
         response = jsonify(error=message, field=None, code="rate_limited")
     else:
@@ -62,8 +63,7 @@ def init_app(app: Flask) -> Limiter:
     for endpoint, (scope, limit) in LIMITS.items():
         view = app.view_functions.get(endpoint)
         if view is not None:
-            app.view_functions[endpoint] = limiter.shared_limit(
-                limit, scope=scope, methods=["POST"]
-            )(view)
+            limited: Any = limiter.shared_limit(limit, scope=scope, methods=["POST"])(view)
+            app.view_functions[endpoint] = limited  # typed as maybe async: these views are not
     app.register_error_handler(429, too_many)
     return limiter
