@@ -27,6 +27,7 @@ from scorekeeper.bidding.forms import ALONE, HandForm, NewGameForm, UndoForm
 from scorekeeper.bidding.models import BiddingGame
 from scorekeeper.engine import bidding as rules
 from scorekeeper.extensions import db
+from scorekeeper.web import security
 from scorekeeper.web.device import current_device, ensure_device, remember_key
 from scorekeeper.web.forms import Form
 from scorekeeper.web.i18n import select_locale
@@ -168,6 +169,8 @@ def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | N
     form.seat(names)
     form.key.data = secrets.token_urlsafe(16)
     form.version.data = str(game.version)
+    if edit_key:
+        security.holds_edit_key()  # the page shows the edit link
     return render_template(
         "bidding/show.html",
         game=game,
