@@ -136,8 +136,8 @@ def holds_edit_key() -> None:
 
 def _headers(response: Response) -> Response:
     """Each of HEADERS that the view did not set itself (one look at the headers for all);
-    no-store for an answer that shows an edit key; a JSON answer is an attachment; over https, Strict-Transport-Security too:
-    the phone comes back over https only."""
+    no-store for an answer that shows an edit key; a JSON answer is an attachment; over https,
+    Strict-Transport-Security too: the phone comes back over https only."""
     present = {name.lower() for name, _ in response.headers.items()}
     for name, value in HEADERS:
         if name.lower() not in present:
