@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
@@ -35,6 +36,21 @@ LIMITS: dict[str, tuple[str, str]] = {
 bidding game, until it lands) is passed over."""
 
 
+def scaled(limit: str, factor: int) -> str:
+    """The limit with its counts multiplied (RATELIMIT_FACTOR).
+
+    >>> scaled("30/minute;300/hour", 10)
+    '300/minute;3000/hour'
+    """
+    parts = (part.split("/", 1) for part in limit.split(";"))
+    return ";".join(f"{int(count) * factor}/{per}" for count, per in parts)
+
+
+def _configured(limit: str) -> Callable[[], str]:
+    """The limit as this app's configuration scales it, read at each request."""
+    return lambda: scaled(limit, current_app.config["RATELIMIT_FACTOR"])
+
+
 def too_many(error: RateLimitExceeded) -> Any:
     """429 with a sentence: the API's error body under /api/, a page elsewhere."""
     message = _(
@@ -63,7 +79,9 @@ def init_app(app: Flask) -> Limiter:
     for endpoint, (scope, limit) in LIMITS.items():
         view = app.view_functions.get(endpoint)
         if view is not None:
-            limited: Any = limiter.shared_limit(limit, scope=scope, methods=["POST"])(view)
+            limited: Any = limiter.shared_limit(_configured(limit), scope=scope, methods=["POST"])(
+                view
+            )
             app.view_functions[endpoint] = limited  # typed as maybe async: these views are not
     app.register_error_handler(429, too_many)
     return limiter

@@ -11,6 +11,7 @@ import socket
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -26,6 +27,12 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 APP_SERVERS = max(1, int(os.environ.get("APP_SERVERS", "1")))
 """gunicorn servers on one database for the two-phones and crash tests (tests/system/): 1, or
 2 in CI's PostgreSQL pass (.ci/run), where they run behind nginx or side by side."""
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+"""The Redis server that several app servers count their rate limits in: .ci/run starts one for
+its run on two servers (APP_SERVERS=2)."""
+LIFTED = "1000"
+"""RATELIMIT_FACTOR of the system tests' servers: the limits stay on, counted as in production,
+but one address may create a thousand times more (the tests create hundreds from 127.0.0.1)."""
 STARTUP = 30.0
 GONE = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
 """What a client sees while a server is down or dies under its request."""
@@ -89,6 +96,24 @@ def redis_server(folder: Path) -> Iterator[str]:
         process.wait(timeout=30)
 
 
+@contextmanager
+def shared_limits(folder: Path, servers: int) -> Iterator[dict[str, str]]:
+    """The environment of ``servers`` app servers' rate limits: one counts in its own memory;
+    several share their counts in a real Redis (REDIS_URL, else one started here), under a key
+    prefix of their own. Under CI several servers need REDIS_URL: .ci/run must start it."""
+    if servers <= 1:
+        yield {}
+        return
+    prefix = {"RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+    if REDIS_URL:
+        yield {"RATELIMIT_STORAGE_URI": REDIS_URL, **prefix}
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail("several app servers share their rate limits in Redis: set REDIS_URL (.ci/run)")
+    with redis_server(folder) as url:
+        yield {"RATELIMIT_STORAGE_URI": url, **prefix}
+
+
 def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -138,12 +163,12 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        # The system tests create many rubbers from one address: no rate limits, unless the
-        # test's own env turns them on.
+        # The system tests create many rubbers from one address: the limits raised, unless the
+        # test's own env says otherwise (configuration only: the limits stay on).
         env = {
             "HOST": "127.0.0.1",
             "PYTHONUNBUFFERED": "1",
-            "RATELIMIT_ENABLED": "0",
+            "RATELIMIT_FACTOR": LIFTED,
             **self.env,
             "PORT": str(self.port),
         }
@@ -266,12 +291,16 @@ def behind_proxy(
     """``servers`` gunicorn servers behind nginx, on the test's database (DATABASE_URL when set,
     PostgreSQL in CI, else a SQLite file of its own), its tables made afresh."""
     need_program("nginx", "nginx")
-    with fresh_app(tmp_path / "stack.sqlite3", {"SECRET_KEY": "stack"}) as app:
+    with (
+        fresh_app(tmp_path / "stack.sqlite3", {"SECRET_KEY": "stack"}) as app,
+        shared_limits(tmp_path, servers) as limits,
+    ):
         server_env = {
             **os.environ,
             "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
             "SECRET_KEY": "stack",
             "PROXY_COUNT": "1",
+            **limits,
             **(env or {}),
         }
         running: list[Gunicorn] = []

@@ -12,6 +12,7 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.web import limits
+from tests.support import servers
 from tests.support.apps import fresh_app
 from tests.support.servers import redis_server
 
@@ -110,3 +111,35 @@ def test_two_servers_share_the_count_in_redis(
             assert clients[1].post("/api/v1/groups", json={"name": "y"}).status_code == 429
             for app in (first, second):
                 app.extensions["scorekeeper.limits"].storage.storage.close()
+
+
+def test_the_factor_raises_the_limits_through_configuration_only(tmp_path: Path) -> None:
+    config = {**CONFIG, "RATELIMIT_ENABLED": True, "RATELIMIT_FACTOR": "2"}
+    with fresh_app(tmp_path / "factor.sqlite3", config) as app:
+        client = app.test_client()
+        answers = [
+            client.post("/api/v1/groups", json={"name": "T"}).status_code
+            for _ in range(2 * GROUPS_PER_MINUTE + 1)
+        ]
+    assert answers == [201] * (2 * GROUPS_PER_MINUTE) + [429]
+    assert limits.scaled(limits.RUBBERS, 3) == "90/minute;900/hour"
+    with pytest.raises(ValueError, match="RATELIMIT_FACTOR"):
+        create_app({**CONFIG, "RATELIMIT_FACTOR": "0"})
+
+
+def test_under_ci_servers_sharing_the_work_need_redis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several app servers without REDIS_URL would each count alone: CI fails rather than
+    starting without the shared count (.ci/run starts Redis and sets REDIS_URL)."""
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr(servers, "REDIS_URL", "")
+    with pytest.raises(pytest.fail.Exception, match="REDIS_URL"):
+        with servers.shared_limits(tmp_path, 2):
+            pass
+    with servers.shared_limits(tmp_path, 1) as alone:
+        assert alone == {}
+    monkeypatch.setattr(servers, "REDIS_URL", "redis://127.0.0.1:1")
+    with servers.shared_limits(tmp_path, 2) as shared:
+        assert shared["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:1"
+        assert shared["RATELIMIT_KEY_PREFIX"].startswith("test-")
