@@ -16,7 +16,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import gettext as _
@@ -33,7 +32,7 @@ from scorekeeper.rubbers import drawings, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import paging, security, wording
-from scorekeeper.web.device import current_device, ensure_device, remember_key
+from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 
 bp = Blueprint("groups", __name__)
 
@@ -122,7 +121,7 @@ def group(group_id: str) -> str:
                 .limit(MOVABLE_SHOWN)
             ).scalars()
         )
-    key = session.get("group_keys", {}).get(group.id) if can_edit else None
+    key = held_key(group.id, "group_keys") if can_edit else None
     if key:
         security.holds_edit_key()  # the page shows the group's edit link
     return render_template(

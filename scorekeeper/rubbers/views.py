@@ -31,7 +31,13 @@ from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
-from scorekeeper.web.device import current_device, ensure_device, remember_key
+from scorekeeper.web.device import (
+    carried_key,
+    current_device,
+    ensure_device,
+    held_key,
+    remember_key,
+)
 from scorekeeper.web.i18n import select_locale
 
 bp = Blueprint("rubbers", __name__)
@@ -86,31 +92,38 @@ def rubber(rubber_id: str) -> Any:
 
 
 _PAGE_QUERY = (
-    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device FROM rubbers"
+    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device, device_keys.key"
+    " FROM rubbers"
     " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
-    " AND device_rubbers.device = {mark} WHERE rubbers.id = {mark}"
+    " AND device_rubbers.device = {mark}"
+    " LEFT OUTER JOIN device_keys ON device_keys.owner_id = rubbers.id"
+    " AND device_keys.device = {mark} AND device_keys.book = 'keys'"
+    " WHERE rubbers.id = {mark}"
 )
-"""What a kept rubber page needs to know: the rubber's version and whether this phone may edit.
+"""What a kept rubber page needs to know: the rubber's version, whether this phone may edit and
+the edit key it holds (web.device).
 Sent to the driver as it is: on the page's busiest path, building and compiling a statement
 cost more than running it."""
 
 
-def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None] | None:
+def _page_facts(
+    rubber_id: str, device: str
+) -> tuple[int, datetime, str | None, str | None] | None:
     mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
     connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
     try:
         cursor = connection.cursor()
-        cursor.execute(_PAGE_QUERY.format(mark=mark), (device, rubber_id))
+        cursor.execute(_PAGE_QUERY.format(mark=mark), (device, device, rubber_id))
         found = cursor.fetchone()
         cursor.close()
     finally:
         connection.close()
     if found is None:
         return None
-    version, updated_at, holder = found
+    version, updated_at, holder, key = found
     if isinstance(updated_at, str):  # SQLite's driver leaves a date as its text
         updated_at = datetime.fromisoformat(updated_at)
-    return int(version), updated_at, holder
+    return int(version), updated_at, holder, key
 
 
 def _kept_page(rubber_id: str) -> Response:
@@ -122,9 +135,10 @@ def _kept_page(rubber_id: str) -> Response:
     found = _page_facts(rubber_id, device or "")
     if found is None:
         abort(404)
-    version, updated_at, holder = found
+    version, updated_at, holder, kept_key = found
     can_edit = bool(device) and holder is not None
-    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
+    # An older session's cookie may still carry the key (web.device.held_key).
+    edit_key = (kept_key or carried_key(rubber_id)) if can_edit else None
     if edit_key:
         security.holds_edit_key()  # the page shows the edit link
     locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
@@ -217,7 +231,7 @@ def _render(rubber: Rubber, form: HandForm, write_key: str | None = None) -> str
     can_edit = store.can_edit(current_device(), rubber)
     form.key.data = write_key or secrets.token_urlsafe(16)
     form.version.data = str(rubber.version)
-    edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
+    edit_key = held_key(rubber.id) if can_edit else None
     if edit_key:
         security.holds_edit_key()  # the page shows the edit link
     page = render_template(
@@ -429,8 +443,8 @@ def next_rubber(rubber_id: str) -> Response:
         flash(_("This rubber is not won yet: the next one starts when it is."), "conflict")
         return redirect(url_for(".rubber", rubber_id=previous.id))
     # The next rubber's edit key follows from this one's, for every phone that holds it.
-    held = session.get("keys", {}).get(previous.id)
-    key = store.next_edit_key(held) if store.key_matches(previous, held) else None
+    held = held_key(previous.id)
+    key = store.next_edit_key(held) if held and store.key_matches(previous, held) else None
     # One next rubber per rubber: a second tap, or the other phone's, lands on the same one.
     following = store.next_rubber_of(previous)
     if following is None:

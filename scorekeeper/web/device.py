@@ -1,17 +1,36 @@
-"""The phone's anonymous identity, and the edit keys it was given, in its session cookie."""
+"""The phone's anonymous identity in its session cookie, and the edit keys it was given, in its
+rows on the server: the cookie holds the device's id and never grows with what the phone has
+done (docs/decisions.md, "The session cookie's size")."""
 
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 
 from flask import session
+from sqlalchemy import String
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Mapped, mapped_column
 
-SHARED_KEYS_KEPT = 30
-"""Edit keys a device keeps in its session of the rubbers it was given, to show the edit links
-again."""
-OTHER_KEYS_KEPT = 8
-"""And of each other book (groups, bidding games): with 30 rubbers' keys the cookie stays under
-the 4 KB a browser keeps (docs/decisions.md, "The session cookie's size")."""
+from scorekeeper.extensions import Model, db
+from scorekeeper.web.columns import TOKEN_LENGTH, utcnow
+
+BOOKS = ("keys", "group_keys", "bidding_keys")
+"""The books of keys: a rubber's, a group's, a bidding game's. Older sessions kept them in the
+cookie under these names; the first key remembered moves them here."""
+
+
+class DeviceKey(Model):
+    """An edit key this device was given (it started the book or opened its edit link), so that
+    the book's page shows the edit link again."""
+
+    __tablename__ = "device_keys"
+
+    device: Mapped[str] = mapped_column(String(64), primary_key=True)
+    book: Mapped[str] = mapped_column(String(16), primary_key=True)
+    owner_id: Mapped[str] = mapped_column(String(TOKEN_LENGTH), primary_key=True)
+    key: Mapped[str] = mapped_column(String(TOKEN_LENGTH))
+    added_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 def current_device() -> str | None:
@@ -27,10 +46,38 @@ def ensure_device() -> str:
 
 
 def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
-    """Keep an edit key in the device's session, newest last, so that its page can show the
-    edit link again: a rubber's in ``keys``, a group's in ``group_keys``."""
-    keys = dict(session.get(book, {}))
-    keys.pop(owner_id, None)
-    keys[owner_id] = key
-    kept = SHARED_KEYS_KEPT if book == "keys" else OTHER_KEYS_KEPT
-    session[book] = dict(list(keys.items())[-kept:])
+    """Keep an edit key in the device's rows: a rubber's in ``keys``, a group's in
+    ``group_keys``, a bidding game's in ``bidding_keys``. The keys an older session carried
+    in its cookie move here with it, and leave the cookie."""
+    assert book in BOOKS, book
+    device = ensure_device()
+    given = {(book, owner_id): key}
+    for old in BOOKS:
+        carried = session.pop(old, None)
+        if isinstance(carried, dict):
+            for carried_id, carried_key in carried.items():
+                if isinstance(carried_id, str) and isinstance(carried_key, str):
+                    given.setdefault((old, carried_id), carried_key)
+    for (kept_book, kept_id), kept_key in given.items():
+        db.session.merge(DeviceKey(device=device, book=kept_book, owner_id=kept_id, key=kept_key))
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same link opened twice at once: kept by the other
+        db.session.rollback()
+
+
+def held_key(owner_id: str, book: str = "keys") -> str | None:
+    """The edit key this device was given for the book, if it was (or an older session's
+    cookie still carries it)."""
+    device = current_device()
+    if not device:
+        return None
+    kept = db.session.get(DeviceKey, (device, book, owner_id))
+    return kept.key if kept is not None else carried_key(owner_id, book)
+
+
+def carried_key(owner_id: str, book: str = "keys") -> str | None:
+    """The key an older session's cookie carries for the book, until it moves to the rows."""
+    carried = session.get(book)
+    found = carried.get(owner_id) if isinstance(carried, dict) else None
+    return found if isinstance(found, str) else None

@@ -11,6 +11,7 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.support.apps import held_key
 from tests.web.test_security import Table, build
 
 HTTPS = {"wsgi.url_scheme": "https"}
@@ -146,7 +147,7 @@ def test_a_bidding_games_page_with_its_edit_link_is_no_store(app: Flask) -> None
     assert started.status_code == 302
     url = started.headers["Location"]
     game_id = url.rsplit("/", 1)[-1]
-    key = owner_key(owner, "bidding_keys", game_id)
+    key = held_key(app, owner, game_id, "bidding_keys")
     answer = owner.get(url)
     assert key in answer.get_data(as_text=True)
     assert answer.headers["Cache-Control"] == "no-store"
@@ -156,12 +157,6 @@ def test_a_bidding_games_page_with_its_edit_link_is_no_store(app: Flask) -> None
     follower = app.test_client().get(url)
     assert key not in follower.get_data(as_text=True)
     assert follower.headers["Cache-Control"] == "private, no-cache"
-
-
-def owner_key(client: Any, book: str, owner_id: str) -> str:
-    """The edit key the phone's session keeps for this book and id."""
-    with client.session_transaction() as session:
-        return str(session[book][owner_id])
 
 
 def test_every_api_json_answer_is_an_attachment(app: Flask) -> None:

@@ -21,6 +21,7 @@ from scorekeeper import create_app
 from scorekeeper.api import export
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import store
+from tests.support.apps import held_key
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 WRONG_KEY = "not-the-edit-key-of-this-rubber-at-all"
@@ -194,8 +195,7 @@ def test_the_database_never_holds_a_raw_edit_key(app: Flask, client: FlaskClient
                        headers=headers).status_code == 201  # fmt: skip
 
     page = client.post("/rubbers").location
-    with client.session_transaction() as session:
-        page_key = session["keys"][page.rsplit("/", 1)[-1]]
+    page_key = held_key(app, client, page.rsplit("/", 1)[-1])
     phone = app.test_client()
     assert phone.get(f"{page}/edit/{page_key}").status_code == 302  # a grant is stored too
     assert phone.post(page + "/hands", data={"points": "70", "team": "0"}).status_code == 302
