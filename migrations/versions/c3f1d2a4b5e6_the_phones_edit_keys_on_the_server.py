@@ -2,7 +2,8 @@
 
 A phone's session cookie kept the edit keys it was given (30 rubbers', 8 of each other book)
 and grew with them; they are kept in the device's rows instead (web/device.py), and the cookie
-holds only the device's id.
+holds only the device's id and the secret the rows' keys are sealed with (the database alone
+still gives no edit key away).
 
 Revision ID: c3f1d2a4b5e6
 Revises: 959a0976c58f
@@ -25,7 +26,7 @@ def upgrade():
     sa.Column('device', sa.String(length=64), nullable=False),
     sa.Column('book', sa.String(length=16), nullable=False),
     sa.Column('owner_id', sa.String(length=43), nullable=False),
-    sa.Column('key', sa.String(length=43), nullable=False),
+    sa.Column('sealed', sa.String(length=88), nullable=False),
     sa.Column('added_at', sa.DateTime(), nullable=False),
     sa.PrimaryKeyConstraint('device', 'book', 'owner_id')
     )

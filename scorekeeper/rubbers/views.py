@@ -32,10 +32,10 @@ from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
 from scorekeeper.web.device import (
-    carried_key,
     current_device,
     ensure_device,
     held_key,
+    opened,
     remember_key,
 )
 from scorekeeper.web.i18n import select_locale
@@ -92,7 +92,7 @@ def rubber(rubber_id: str) -> Any:
 
 
 _PAGE_QUERY = (
-    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device, device_keys.key"
+    "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device, device_keys.sealed"
     " FROM rubbers"
     " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
     " AND device_rubbers.device = {mark}"
@@ -101,14 +101,12 @@ _PAGE_QUERY = (
     " WHERE rubbers.id = {mark}"
 )
 """What a kept rubber page needs to know: the rubber's version, whether this phone may edit and
-the edit key it holds (web.device).
+the edit key it holds, sealed (web.device).
 Sent to the driver as it is: on the page's busiest path, building and compiling a statement
 cost more than running it."""
 
 
-def _page_facts(
-    rubber_id: str, device: str
-) -> tuple[int, datetime, str | None, str | None] | None:
+def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None, str | None] | None:
     mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
     connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
     try:
@@ -120,10 +118,10 @@ def _page_facts(
         connection.close()
     if found is None:
         return None
-    version, updated_at, holder, key = found
+    version, updated_at, holder, sealed = found
     if isinstance(updated_at, str):  # SQLite's driver leaves a date as its text
         updated_at = datetime.fromisoformat(updated_at)
-    return int(version), updated_at, holder, key
+    return int(version), updated_at, holder, sealed
 
 
 def _kept_page(rubber_id: str) -> Response:
@@ -135,10 +133,9 @@ def _kept_page(rubber_id: str) -> Response:
     found = _page_facts(rubber_id, device or "")
     if found is None:
         abort(404)
-    version, updated_at, holder, kept_key = found
+    version, updated_at, holder, sealed = found
     can_edit = bool(device) and holder is not None
-    # An older session's cookie may still carry the key (web.device.held_key).
-    edit_key = (kept_key or carried_key(rubber_id)) if can_edit else None
+    edit_key = opened(rubber_id, "keys", sealed) if can_edit else None
     if edit_key:
         security.holds_edit_key()  # the page shows the edit link
     locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it

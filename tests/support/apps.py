@@ -83,11 +83,13 @@ def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
 def held_key(app: Flask, client: Any, owner_id: str, book: str = "keys") -> str:
     """The edit key the phone of this test client was given for a rubber (``keys``), a group
     (``group_keys``) or a bidding game (``bidding_keys``): kept in its rows (web/device.py)."""
-    from scorekeeper.web.device import DeviceKey
+    from scorekeeper.web.device import DeviceKey, unseal
 
     with client.session_transaction() as session:
-        device = session["device"]
+        device, secret = session["device"], session["seal"]
     with app.app_context():
         row = db.session.get(DeviceKey, (device, book, owner_id))
         assert row is not None, (book, owner_id)
-        return str(row.key)
+        key = unseal(secret, book, owner_id, row.sealed)
+        assert key is not None
+        return key

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
 from scorekeeper.web.device import DeviceKey
+from tests.support.apps import held_key
 
 COOKIE_AT_MOST = 300
 """Bytes of the session cookie's value, after a hundred rubbers and a hundred groups (it was
@@ -58,7 +59,7 @@ def test_an_older_sessions_keys_move_from_the_cookie_to_the_rows(
     with app.app_context():
         row = db.session.get(DeviceKey, (device_of(client), "keys", rubber_id))
         assert row is not None
-        key = row.key
+        key = held_key(app, client, rubber_id)
         db.session.delete(row)
         db.session.commit()
     with client.session_transaction() as session:  # as an older version kept it

@@ -464,7 +464,8 @@ def test_every_get_route_leaves_the_database_as_it_was(app: Flask) -> None:
             if rule.endpoint == "rubbers.grant":
                 assert response.status_code == 404
 
-    # The one documented exception: the edit link with the right key records a device grant.
+    # The one documented exception: the edit link with the right key records a device grant,
+    # and the key, sealed, in the device's rows (web/device.py).
     grant = next(rule for rule in gets if rule.endpoint == "rubbers.grant")
     url = build(app, grant, table, key=table.key)
     before = snapshot(app)
@@ -473,7 +474,8 @@ def test_every_get_route_leaves_the_database_as_it_was(app: Flask) -> None:
     assert reader.get(url).status_code == 302
     after = snapshot(app)
     assert changed_tables(before, after) == {
-        "device_rubbers": (len(before["device_rubbers"]), len(before["device_rubbers"]) + 1)
+        "device_rubbers": (len(before["device_rubbers"]), len(before["device_rubbers"]) + 1),
+        "device_keys": (len(before["device_keys"]), len(before["device_keys"]) + 1),
     }
     assert added_only(before, after)
 
