@@ -26,7 +26,7 @@ def upgrade():
     sa.Column('device', sa.String(length=64), nullable=False),
     sa.Column('book', sa.String(length=16), nullable=False),
     sa.Column('owner_id', sa.String(length=43), nullable=False),
-    sa.Column('sealed', sa.String(length=88), nullable=False),
+    sa.Column('sealed', sa.String(length=200), nullable=False),
     sa.Column('added_at', sa.DateTime(), nullable=False),
     sa.PrimaryKeyConstraint('device', 'book', 'owner_id')
     )

@@ -7,12 +7,10 @@ away (it keeps only hashes of them elsewhere), nor does the cookie alone."""
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import secrets
 from datetime import datetime
 
+from cryptography.fernet import Fernet, InvalidToken
 from flask import session
 from sqlalchemy import String
 from sqlalchemy.exc import IntegrityError
@@ -21,8 +19,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from scorekeeper.extensions import Model, db
 from scorekeeper.web.columns import TOKEN_LENGTH, utcnow
 
-SEALED_LENGTH = 88
-"""A sealed key of up to 64 bytes in URL-safe base64 (a key is 43)."""
+SEALED_LENGTH = 200
+"""A sealed key of up to 64 bytes: a Fernet token of 140 characters for a key of 43."""
 BOOKS = ("keys", "group_keys", "bidding_keys")
 """The books of keys: a rubber's, a group's, a bidding game's. Older sessions kept them in the
 cookie under these names; the first key remembered moves them here."""
@@ -54,47 +52,30 @@ def ensure_device() -> str:
     return str(session["device"])
 
 
-def _pad(secret: str, book: str, owner_id: str, length: int) -> bytes:
-    """Bytes only the holder of the secret can make, one run for each book and id (HMAC-SHA256
-    in counter mode)."""
-    blocks = (
-        hmac.new(secret.encode(), f"{book}\0{owner_id}\0{n}".encode(), hashlib.sha256).digest()
-        for n in range(-(-length // 32))
-    )
-    return b"".join(blocks)[:length]
+def seal(secret: str, key: str) -> str:
+    """The key as the device's row keeps it: encrypted and authenticated with the device's
+    secret (Fernet: AES-128-CBC and HMAC-SHA256, from the cryptography library).
 
-
-def seal(secret: str, book: str, owner_id: str, key: str) -> str:
-    """The key as the device's row keeps it.
-
-    >>> sealed = seal("s", "keys", "r1", "k" * 43)
-    >>> sealed != "k" * 43 and unseal("s", "keys", "r1", sealed) == "k" * 43
+    >>> secret = Fernet.generate_key().decode()
+    >>> sealed = seal(secret, "k" * 43)
+    >>> "k" * 43 not in sealed and unseal(secret, sealed) == "k" * 43
     True
     """
-    raw = key.encode()
-    hidden = bytes(a ^ b for a, b in zip(raw, _pad(secret, book, owner_id, len(raw)), strict=True))
-    return base64.urlsafe_b64encode(hidden).decode()
+    return Fernet(secret.encode()).encrypt(key.encode()).decode()
 
 
-def unseal(secret: str, book: str, owner_id: str, sealed: str) -> str | None:
+def unseal(secret: str, sealed: str) -> str | None:
     """The key a row keeps, or None when it was sealed with another secret."""
     try:
-        hidden = base64.urlsafe_b64decode(sealed.encode())
-    except ValueError:
-        return None
-    raw = bytes(
-        a ^ b for a, b in zip(hidden, _pad(secret, book, owner_id, len(hidden)), strict=True)
-    )
-    try:
-        return raw.decode()
-    except UnicodeDecodeError:
+        return Fernet(secret.encode()).decrypt(sealed.encode()).decode()
+    except (InvalidToken, ValueError):
         return None
 
 
 def _secret() -> str:
     """The device's secret the rows' keys are sealed with, made with its first key."""
     if "seal" not in session:
-        session["seal"] = secrets.token_urlsafe(16)
+        session["seal"] = Fernet.generate_key().decode()
     return str(session["seal"])
 
 
@@ -113,8 +94,14 @@ def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
                     given.setdefault((old, carried_id), carried_key)
     secret = _secret()
     for (kept_book, kept_id), kept_key in given.items():
-        sealed = seal(secret, kept_book, kept_id, kept_key)
-        db.session.merge(DeviceKey(device=device, book=kept_book, owner_id=kept_id, sealed=sealed))
+        row = db.session.get(DeviceKey, (device, kept_book, kept_id))
+        if row is None:
+            sealed = seal(secret, kept_key)
+            db.session.add(
+                DeviceKey(device=device, book=kept_book, owner_id=kept_id, sealed=sealed)
+            )
+        elif unseal(secret, row.sealed) != kept_key:  # a token is new each time: kept if equal
+            row.sealed = seal(secret, kept_key)
     try:
         db.session.commit()
     except IntegrityError:  # the same link opened twice at once: kept by the other
@@ -135,7 +122,7 @@ def opened(owner_id: str, book: str, sealed: str | None) -> str | None:
     """The key a row of this device keeps sealed, else the one an older cookie carries."""
     secret = session.get("seal")
     if sealed is not None and isinstance(secret, str):
-        key = unseal(secret, book, owner_id, sealed)
+        key = unseal(secret, sealed)
         if key is not None:
             return key
     return carried_key(owner_id, book)

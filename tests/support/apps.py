@@ -90,6 +90,6 @@ def held_key(app: Flask, client: Any, owner_id: str, book: str = "keys") -> str:
     with app.app_context():
         row = db.session.get(DeviceKey, (device, book, owner_id))
         assert row is not None, (book, owner_id)
-        key = unseal(secret, book, owner_id, row.sealed)
+        key = unseal(secret, row.sealed)
         assert key is not None
         return key
