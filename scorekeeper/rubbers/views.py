@@ -31,13 +31,7 @@ from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
-from scorekeeper.web.device import (
-    current_device,
-    ensure_device,
-    held_key,
-    opened,
-    remember_key,
-)
+from scorekeeper.web.device import current_device, ensure_device, held_key, opened, remember_key
 from scorekeeper.web.i18n import select_locale
 
 bp = Blueprint("rubbers", __name__)
@@ -93,17 +87,15 @@ def rubber(rubber_id: str) -> Any:
 
 _PAGE_QUERY = (
     "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device, device_keys.sealed"
-    " FROM rubbers"
-    " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
+    " FROM rubbers LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
     " AND device_rubbers.device = {mark}"
     " LEFT OUTER JOIN device_keys ON device_keys.owner_id = rubbers.id"
     " AND device_keys.device = {mark} AND device_keys.book = 'keys'"
     " WHERE rubbers.id = {mark}"
 )
 """What a kept rubber page needs to know: the rubber's version, whether this phone may edit and
-the edit key it holds, sealed (web.device).
-Sent to the driver as it is: on the page's busiest path, building and compiling a statement
-cost more than running it."""
+its edit key, sealed (web.device). Sent to the driver as it is: on the page's busiest path,
+building and compiling a statement cost more than running it."""
 
 
 def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None, str | None] | None:
