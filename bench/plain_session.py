@@ -1,5 +1,6 @@
-"""The app reading its session cookie as Flask does, its signature checked on every request:
-the reference that tells what the verified-cookie cache of scorekeeper/web/security.py saves.
+"""The app reading its session cookie as Flask does, its signature checked on every request.
+
+It is the reference that tells what the verified-cookie cache of scorekeeper/web/security.py saves.
 """
 
 from flask.sessions import SecureCookieSessionInterface

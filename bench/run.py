@@ -143,8 +143,9 @@ def get_lua(cookie: str | None = None, gzip_ok: bool = False) -> str:
 
 
 def post_lua(cookie: str, paths: list[str], body: str) -> str:
-    """POST one hand to each rubber of the pool in turn, each with its own write key, as the
-    hand form sends it (wrk does not follow the redirect)."""
+    """POST one hand to each rubber of the pool in turn, each with its own write key.
+
+    Each is sent as the hand form sends it (wrk does not follow the redirect)."""
     listed = ", ".join(_lua_string(path) for path in paths)
     return f"""
 wrk.method = "POST"
@@ -268,8 +269,10 @@ class Seeded:
 
 
 def _ratio(measured: list[float], reference: list[float]) -> float:
-    """The median of each round's ratio: a run is read against the hello run just before it,
-    so a machine that is busier in one round than another moves both sides of a ratio."""
+    """Return the median of each round's ratio.
+
+    A run is read against the hello run just before it, so a machine that is busier in one round
+    than another moves both sides of a ratio."""
     ratios = sorted(m / r for m, r in zip(measured, reference, strict=True))
     middle = len(ratios) // 2
     return ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
@@ -416,8 +419,9 @@ def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figur
 
 
 def durable_commit(workdir: Path, commits: int = 300) -> float:
-    """Milliseconds one small commit takes as the app makes it on SQLite: WAL, synchronous=FULL
-    (a hand acknowledged is on the disk), the median of ``commits``."""
+    """Return the milliseconds one small commit takes as the app makes it on SQLite.
+
+    WAL, synchronous=FULL (a hand acknowledged is on the disk), the median of ``commits``."""
     import sqlite3
 
     connection = sqlite3.connect(workdir / "commits.sqlite3", isolation_level=None)

@@ -1,6 +1,8 @@
-"""Issue 8's scale figure: each history and statistics page of a group of 10,000 rubbers
-(200,000 hands), and of a phone whose history holds them, against the same page of a group
-and a phone of 100 rubbers, served from one database by one server in the same run.
+"""Issue 8's scale figure: each history and statistics page of a large group against a small one.
+
+The large group has 10,000 rubbers (200,000 hands), and each page of a phone whose history holds
+them is measured too, against the same page of a group and a phone of 100 rubbers, served from one
+database by one server in the same run.
 
 Run alone with ``python -m bench.scale``; :func:`measure` gives the figures to the benchmark.
 A figure is the ratio of the median times, large ÷ small (budget 1.2), and it is missed when
@@ -110,8 +112,10 @@ def build(app: Flask) -> dict[str, tuple[str, list[str]]]:
 
 
 def measure() -> list[Figure]:
-    """The figures: per page, the median time of the large ÷ that of the small (one server,
-    one run, requests alternated), ok within the budget and with the same number of queries."""
+    """Return the figures: per page, the median time of the large ÷ that of the small.
+
+    One server, one run, requests alternated; a figure is ok within the budget and with the same
+    number of queries."""
     with tempfile.TemporaryDirectory(prefix="sueca-scale-") as folder:
         app = create_app(
             {

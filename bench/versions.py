@@ -1,5 +1,6 @@
-"""Two checkouts of the app served side by side and loaded in turn, in the same run:
-``python -m bench.versions OTHER_CHECKOUT [ROUNDS]``.
+"""Two checkouts of the app served side by side and loaded in turn, in the same run.
+
+Run it as ``python -m bench.versions OTHER_CHECKOUT [ROUNDS]``.
 
 ``make bench`` reads each figure against a reference of its own run, so two of its runs on a
 busy machine are hard to compare: the disk's wait and the other work differ from one to the

@@ -10,8 +10,10 @@ from scorekeeper.config import asset_folder, configure
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: config, extensions, the shared web layer, the features, the API, and
-    the rate limits on their creations."""
+    """Build the app.
+
+    Config, extensions, the shared web layer, the features, the API, and the rate limits on their
+    creations."""
     app = Flask(
         __name__,
         instance_relative_config=True,

@@ -1,5 +1,6 @@
-"""The app's configuration: defaults, then instance/config.py or a test's mapping, then the
-environment."""
+"""The app's configuration.
+
+Defaults, then instance/config.py or a test's mapping, then the environment."""
 
 from __future__ import annotations
 
@@ -15,8 +16,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def asset_folder(name: str) -> str:
-    """A top-level folder of the checkout, or the copy an installed wheel carries (whose
-    site-packages may hold another project's ``static/`` beside the package)."""
+    """Return a top-level folder of the checkout, or the copy an installed wheel carries.
+
+    An installed wheel's site-packages may hold another project's ``static/`` beside the package."""
     beside = ROOT / name
     in_checkout = (ROOT / "pyproject.toml").is_file() and beside.is_dir()
     return str(beside if in_checkout else Path(__file__).parent / name)
@@ -39,9 +41,11 @@ def secret_key(app: Flask) -> str:
 
 
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
-    """Fill ``app.config``: the defaults, instance/config.py (or the test's mapping), then
-    DATABASE_URL, PROXY_COUNT, the RATELIMIT_ settings (ENABLED, STORAGE_URI, FACTOR, KEY_PREFIX)
-    and SECRET_KEY from the environment (where a test's mapping does not set them)."""
+    """Fill ``app.config``: the defaults, instance/config.py or the test's mapping, the environment.
+
+    The test's mapping stands in for instance/config.py; then DATABASE_URL, PROXY_COUNT, the
+    RATELIMIT_ settings (ENABLED, STORAGE_URI, FACTOR, KEY_PREFIX) and SECRET_KEY come from the
+    environment (where a test's mapping does not set them)."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///"

@@ -1,6 +1,7 @@
-"""gunicorn's settings for serving the app for real (``make serve``; docs/decisions.md, "Serving
-it for real"): the address and the workers from the environment, the access log on, with the
-edit keys of edit links taken out of it.
+"""gunicorn's settings for serving the app for real (``make serve``).
+
+See docs/decisions.md, "Serving it for real". The address and the workers come from the environment,
+the access log is on, with the edit keys of edit links taken out of it.
 
     gunicorn --config python:scorekeeper.gunicorn_conf 'scorekeeper:create_app()'
 """
@@ -31,8 +32,10 @@ def redacted(text: str) -> str:
 
 
 class RedactingLogger(Logger):
-    """gunicorn's logger, whose access lines never carry an edit key: not in the request line,
-    the path, the referrer, nor any header or environment value a log format may name."""
+    """gunicorn's logger, whose access lines never carry an edit key.
+
+    Not in the request line, the path, the referrer, nor any header or environment value a log
+    format may name."""
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> _AtomsDict:
         atoms = super().atoms(resp, req, environ, request_time)

@@ -36,6 +36,105 @@
     recount(clear.form);
   });
 
+  // The record in progress is kept on the phone (localStorage, one per rubber, for the hand it
+  // was entered for), so that a reload or a visit to the rubber page does not lose it: a page
+  // that starts afresh offers it back and is held (inert) until the person says what to do.
+  var FIELDS = ["record", "trump", "trump_card", "version"];
+
+  function keeper() {
+    return document.querySelector("main form[data-keep]");
+  }
+
+  function storeKey(form) {
+    return "sueca.replay." + form.getAttribute("data-rubber");
+  }
+
+  function stored(form) {
+    try {
+      var kept = JSON.parse(window.localStorage.getItem(storeKey(form)) || "null");
+      return kept && kept.hand === form.getAttribute("data-hand") ? kept : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function remember(form) {
+    var kept = { hand: form.getAttribute("data-hand") };
+    FIELDS.forEach(function (name) {
+      kept[name] = form.elements[name] ? form.elements[name].value : "";
+    });
+    try {
+      if (kept.record || kept.trump) {
+        window.localStorage.setItem(storeKey(form), JSON.stringify(kept));
+      } else {
+        window.localStorage.removeItem(storeKey(form));
+      }
+    } catch (error) {
+      // Storage full or refused: the page works as before, the record only in the page.
+    }
+  }
+
+  function offer(form) {
+    var kept = stored(form);
+    var prompt = document.querySelector("main [data-kept]");
+    if (!kept) {
+      remember(form); // nothing for this hand: what is there belongs to a hand since recorded
+      return;
+    }
+    if (form.elements.record.value || !prompt) {
+      remember(form);
+      return;
+    }
+    var text = prompt.querySelector("[data-kept-text]");
+    var cards = kept.record.split(/[\s|]+/).filter(Boolean).length;
+    text.textContent = text.getAttribute("data-msg").replace("{count}", cards);
+    prompt.hidden = false;
+    form.inert = true;
+    prompt.addEventListener("click", function (event) {
+      var button = event.target.closest("button");
+      if (!button) {
+        return;
+      }
+      prompt.hidden = true;
+      form.inert = false;
+      if (button.hasAttribute("data-kept-discard")) {
+        window.localStorage.removeItem(storeKey(form));
+        return;
+      }
+      FIELDS.forEach(function (name) {
+        var box = form.elements[name];
+        if (!box) {
+          box = form.appendChild(document.createElement("input"));
+          box.type = "hidden";
+          box.name = name;
+        }
+        box.value = kept[name] || "";
+      });
+      form.requestSubmit(); // the server checks the record again and shows it
+    });
+  }
+
+  // The grid where the thumb is: the entry brought into view when the grid is not all on
+  // screen; after that nothing above it grows (the finished tricks are listed below it).
+  function settle() {
+    var form = keeper();
+    var entry = document.querySelector("main #entry");
+    if (form && !form.inert) {
+      remember(form);
+    }
+    if (!entry) {
+      return;
+    }
+    var deck = entry.querySelector(".deck") || entry;
+    if (entry.getBoundingClientRect().top < 0 || deck.getBoundingClientRect().bottom > window.innerHeight) {
+      entry.scrollIntoView({ block: "start" });
+    }
+  }
+
+  if (keeper()) {
+    offer(keeper());
+  }
+
   // A replay form posts in the background and the page's main part is swapped for the answer.
   var waiting = [];
 
@@ -97,6 +196,7 @@
         }
         document.querySelector("main").replaceWith(document.adoptNode(main));
         document.title = page.title;
+        settle();
         sendNext();
       })
       .catch(function () {

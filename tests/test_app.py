@@ -106,8 +106,9 @@ def test_migrations_build_the_schema_the_models_describe(bare: Flask) -> None:
 
 
 def test_the_migration_to_stored_totals_counts_the_groups_already_there(bare: Flask) -> None:
-    """Groups stored before the totals were kept: down to that revision and up again, the
-    totals the migration counts are those a full fold of every hand gives, and the phones'
+    """Groups stored before the totals were kept: down to that revision and up again.
+
+    The totals the migration counts are those a full fold of every hand gives, and the phones'
     histories know when each rubber was started."""
     app = bare
     with app.app_context():

@@ -1,5 +1,7 @@
-"""The shape of the package (docs/decisions.md, "The layout"): one-way layers, no import cycle,
-no module too long to read, and every module where the README's map says."""
+"""The shape of the package (docs/decisions.md, "The layout").
+
+One-way layers, no import cycle, no module too long to read, and every module where the README's map
+says."""
 
 from __future__ import annotations
 
@@ -17,8 +19,9 @@ LONGEST_MODULE = 460
 
 
 def test_the_layers_import_one_way() -> None:
-    """import-linter's contracts of pyproject.toml: api and home over groups over rubbers
-    over web over the engine, never back."""
+    """import-linter's contracts of pyproject.toml: the layers import one way.
+
+    api and home over groups over rubbers over web over the engine, never back."""
     lint = subprocess.run(
         [str(Path(sys.executable).parent / "lint-imports")],
         cwd=ROOT,

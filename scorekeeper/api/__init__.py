@@ -19,9 +19,10 @@ errors.init_blueprint(bp, PREFIX)
 
 @bp.before_request
 def _json_only() -> Response | None:
-    """415 for a body that is not declared JSON: a web page can make a visitor's browser send
-    ``text/plain`` anywhere without asking, never ``application/json`` to another site
-    (docs/decisions.md, "Rate limits and JSON only")."""
+    """415 for a body that is not declared JSON.
+
+    A web page can make a visitor's browser send ``text/plain`` anywhere without asking, never
+    ``application/json`` to another site (docs/decisions.md, "Rate limits and JSON only")."""
     has_body = (
         bool(request.content_length)
         or "chunked" in request.headers.get("Transfer-Encoding", "").lower()

@@ -1,5 +1,7 @@
-"""Who may read and change what through the API: the rubber or group an address names (404
-if none), and the edit keys a write needs (403), in ``X-Edit-Key`` and ``X-Group-Key``."""
+"""Who may read and change what through the API.
+
+The rubber or group an address names (404 if none), and the edit keys a write needs (403), in
+``X-Edit-Key`` and ``X-Group-Key``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,8 @@
-"""The request bodies of the bidding API as pydantic models, the one source of their shape
-checks and of the bidding part of the OpenAPI document (:func:`openapi`); and the refusal every
-bidding operation answers with, in the error shape of API.md."""
+"""The bidding API's request bodies as pydantic models, and the refusal every operation answers.
+
+The models are the one source of the bodies' shape checks and of the bidding part of the OpenAPI
+document (:func:`openapi`); the refusal every bidding operation answers with is in the error shape
+of API.md."""
 
 from __future__ import annotations
 
@@ -89,8 +91,10 @@ class BiddingWrite(_Body):
 
 
 class BiddingBid(BiddingWrite):
-    """A hand played for a bid: ``partner`` equal to ``bidder`` plays alone; ``points`` are the
-    card points the bidder's side took, or ``made`` says only whether the bid was made."""
+    """A hand played for a bid: ``partner`` equal to ``bidder`` plays alone.
+
+    ``points`` are the card points the bidder's side took, or ``made`` says only whether the bid was
+    made."""
 
     bidder: Seat
     bid: int = Field(json_schema_extra={"minimum": rules.MIN_BID, "maximum": rules.MAX_BID})
@@ -145,8 +149,9 @@ def read_json() -> dict[str, Any]:
 
 
 def _number(text: str) -> int | float:
-    """A JSON number with a fraction or exponent: whole ones (``3.0``) are ints, as JSON
-    Schema counts them."""
+    """Read a JSON number with a fraction or exponent.
+
+    Whole ones (``3.0``) are ints, as JSON Schema counts them."""
     value = float(text)
     return int(value) if value.is_integer() else value
 
@@ -281,8 +286,9 @@ def _errors(*statuses: int) -> dict[str, Any]:
 
 
 def openapi() -> tuple[dict[str, Any], dict[str, Any]]:
-    """This module's paths and component schemas for the OpenAPI document; the request bodies'
-    schemas are the pydantic models' own."""
+    """Return this module's paths and component schemas for the OpenAPI document.
+
+    The request bodies' schemas are the pydantic models' own."""
     schemas = {
         model.__name__: model.model_json_schema(ref_template="#/components/schemas/{model}")
         for model in MODELS

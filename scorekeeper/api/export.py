@@ -1,5 +1,7 @@
-"""Downloads: a rubber's hands as a CSV file for spreadsheets, one row per hand of the
-engine's fold, and a group's every rubber as the JSON file its import takes back."""
+"""Downloads: a rubber's hands as a CSV file for spreadsheets, and a group's as JSON.
+
+The CSV file has one row per hand of the engine's fold; the JSON file holds a group's every rubber,
+as its import takes it back."""
 
 from __future__ import annotations
 

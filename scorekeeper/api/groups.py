@@ -1,5 +1,6 @@
-"""The JSON API of groups (API.md, "Review"): create one, read it and its statistics, move a
-rubber into it, import an export file.
+"""The JSON API of groups (API.md, "Review").
+
+Create one, read it and its statistics, move a rubber into it, import an export file.
 
 A write to a group needs its edit key in ``X-Group-Key``; moving a rubber into a group needs
 the rubber's edit key (``X-Edit-Key``) too. The import reads the file the export makes with the
@@ -193,8 +194,9 @@ class Copy:
 
 
 def _normalised(item: object) -> object:
-    """The rubber with the control characters of its names replaced (web.columns): the file
-    holds what the app stored, which must come back in."""
+    """The rubber with the control characters of its names replaced (web.columns).
+
+    The file holds what the app stored, which must come back in."""
     if not isinstance(item, dict):
         return item
     copy = dict(item)
@@ -208,8 +210,9 @@ def _normalised(item: object) -> object:
 
 
 def _scored(item: object, where: str) -> Imported:
-    """A rubber of the file, its hands read as hand bodies and played by the engine; its names
-    as stored before control characters were refused at every door are normalised."""
+    """A rubber of the file, its hands read as hand bodies and played by the engine.
+
+    Its names as stored before control characters were refused at every door are normalised."""
     value = ImportedRubber.read(_normalised(item), where)
     access.check_names(value.players, f"{where}.players")
     first_dealer = value.first_dealer
@@ -265,8 +268,10 @@ def _store_imported(group: GroupRow, item: Imported) -> tuple[Rubber, str]:
 
 
 def _check_size(body: object) -> None:
-    """413 at once for a file of more rubbers or hands than one import takes, counted before
-    anything in it is read or scored; a file of another shape is the reading's to refuse."""
+    """Refuse at once (413) a file of more rubbers or hands than one import takes.
+
+    They are counted before anything in it is read or scored; a file of another shape is the
+    reading's to refuse."""
     if not isinstance(body, dict) or not isinstance(body.get("rubbers"), list):
         return
     rubbers = body["rubbers"]
@@ -294,8 +299,10 @@ def _check_size(body: object) -> None:
 
 
 def _batches(items: list[Imported]) -> Iterator[list[Imported]]:
-    """The rubbers in order, in batches of IMPORT_BATCH rubbers or IMPORT_BATCH_HANDS hands at
-    the most (a rubber of more hands alone)."""
+    """Yield the rubbers in order, in batches.
+
+    A batch holds IMPORT_BATCH rubbers or IMPORT_BATCH_HANDS hands at the most (a rubber of
+    more hands alone)."""
     batch: list[Imported] = []
     hands = 0
     for item in items:
@@ -309,9 +316,10 @@ def _batches(items: list[Imported]) -> Iterator[list[Imported]]:
 
 
 def _store_batch(group: GroupRow, items: list[Imported]) -> tuple[list[Copy], int]:
-    """Write a batch of an import in one transaction under the group's lock, rated, and commit
-    it: another write to the group, or a hand at another table, gets in before the next batch.
-    What the group holds is read again each time (another import may have added some)."""
+    """Write a batch of an import in one transaction under the group's lock, rated, and commit it.
+
+    Another write to the group, or a hand at another table, gets in before the next batch. What the
+    group holds is read again each time (another import may have added some)."""
     with one_writer(db.session.connection()):  # in the queue of a hand's writers, on SQLite
         return _write_batch(group, items)
 

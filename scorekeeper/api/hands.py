@@ -1,5 +1,6 @@
-"""A hand's body turned into the engine's hand: points, a revoke, a spoiled deal, or the
-cards, which the verifier scores.
+"""A hand's body turned into the engine's hand.
+
+Points, a revoke, a spoiled deal, or the cards, which the verifier scores.
 
 With a proven revoke the hand is a revoke by the team of the first one (the hand stops there,
 so the record may end at the trick that proves it); otherwise the record must be complete, all

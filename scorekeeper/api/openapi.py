@@ -1,6 +1,7 @@
-"""The OpenAPI 3.1 document of the API, served at ``/api/v1/openapi.json``: made from the
-operations each part declares and the JSON Schema of their models (docs/decisions.md, "One
-source for the contract"), never written by hand."""
+"""The OpenAPI 3.1 document of the API, served at ``/api/v1/openapi.json``.
+
+It is made from the operations each part declares and the JSON Schema of their models
+(docs/decisions.md, "One source for the contract"), never written by hand."""
 
 from __future__ import annotations
 
@@ -147,9 +148,10 @@ def _operation(operation: Operation) -> dict[str, Any]:
 def _refusals_of_every_part(
     paths: dict[str, dict[str, Any]], limited: set[tuple[str, str]]
 ) -> None:
-    """What the API's blueprint and the rate limits answer before any view: 415 to a body not
-    declared JSON (api/__init__.py), 429 with Retry-After to a creation over its limit
-    (web/limits.py), its sentence in the reader's language."""
+    """What the API's blueprint and the rate limits answer before any view, in the document.
+
+    415 to a body not declared JSON (api/__init__.py), 429 with Retry-After to a creation over its
+    limit (web/limits.py), its sentence in the reader's language."""
     for path, item in paths.items():
         for method, operation in item.items():
             responses = operation["responses"]

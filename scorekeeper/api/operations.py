@@ -1,5 +1,6 @@
-"""What each operation of the API takes and answers, declared on its view: the blueprint
-routes the view and keeps the declaration, which the OpenAPI document is made of."""
+"""What each operation of the API takes and answers, declared on its view.
+
+The blueprint routes the view and keeps the declaration, which the OpenAPI document is made of."""
 
 from __future__ import annotations
 
@@ -59,8 +60,9 @@ class Content:
 
 @dataclass(frozen=True)
 class Operation:
-    """One operation: its address (a Flask rule under :data:`PREFIX`), what it takes and
-    what it answers.
+    """One operation: its address, what it takes and what it answers.
+
+    The address is a Flask rule under :data:`PREFIX`.
 
     ``responses`` maps a status to a description (a refusal: it answers the error shape) or
     to a description and what it answers, a model or a :class:`Content`. ``body`` is a

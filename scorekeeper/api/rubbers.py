@@ -104,8 +104,9 @@ def _write(
     status: int,
     write: Any = store.write,
 ) -> tuple[Response, int]:
-    """Run a write (the general one, or ``hands.add_hand``) and answer it (or its first
-    answer)."""
+    """Run a write (the general one, or ``hands.add_hand``) and answer it.
+
+    The answer is the write's own, or its first answer."""
     # The key covers the request, not just its body: the same body to another address is
     # another write.
     request_body = {"method": request.method, "path": request.path, "body": body}

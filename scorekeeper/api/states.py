@@ -1,5 +1,6 @@
-"""The API's answers as JSON: a rubber's state, a group, its statistics. Their shapes are
-the answer models of ``schemas/`` (the document), which the tests hold these to."""
+"""The API's answers as JSON: a rubber's state, a group, its statistics.
+
+Their shapes are the answer models of ``schemas/`` (the document), which the tests hold these to."""
 
 from __future__ import annotations
 

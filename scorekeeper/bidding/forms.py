@@ -33,8 +33,9 @@ SUITS = [
 
 
 class _Whole(NumberRange):
-    """A range that says nothing of a box that held no number (the field said so), and is not
-    fooled by a number too large for a float."""
+    """A range that says nothing of a box that held no number (the field said so).
+
+    Nor is it fooled by a number too large for a float."""
 
     def __call__(self, form: Any, field: Any) -> None:
         if field.data is None:
@@ -75,8 +76,9 @@ def is_version(text: str) -> bool:
 
 
 class NewGameForm(Form):
-    """A new game: the names of the players in play order (the boxes filled are the seats),
-    the target and the first dealer."""
+    """A new game: the names of the players in play order, the target and the first dealer.
+
+    The boxes filled are the seats."""
 
     player0 = _name(_l("Player 1"))
     player1 = _name(_l("Player 2"))
@@ -130,8 +132,9 @@ class _Versioned(Form):
 
 
 class HandForm(_Versioned):
-    """One hand: who bid, how much, with whom, and the points or only made / not made; or
-    everyone passed. The seats' choices are the game's (:meth:`seat`)."""
+    """One hand: who bid, how much, with whom, and the points or only made / not made.
+
+    Or everyone passed. The seats' choices are the game's (:meth:`seat`)."""
 
     action = HiddenField(
         validators=[AnyOf(HAND_ACTIONS, message=_l("Choose what happened in the hand."))],
@@ -227,8 +230,9 @@ class CardListField(Field):
 
 
 class PileForm(Form):
-    """The cards of the bidder's side's pile, picked on the grid of the table's deck; a GET
-    form, since counting changes nothing, so no CSRF token."""
+    """The cards of the bidder's side's pile, picked on the grid of the table's deck.
+
+    A GET form, since counting changes nothing, so no CSRF token."""
 
     class Meta:
         csrf = False

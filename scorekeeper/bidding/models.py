@@ -1,5 +1,7 @@
-"""What is stored of a bidding Sueca game: its table, the inputs of its hands, its write keys and
-the phones that may change it. Scores are the engine's fold, cached in the game's row."""
+"""What is stored of a bidding Sueca game: its table, the inputs of its hands, its write keys.
+
+It also keeps the phones that may change it. Scores are the engine's fold, cached in the game's
+row."""
 
 from __future__ import annotations
 

@@ -61,8 +61,9 @@ def create_game(
     group_id: str | None = None,
     previous_id: str | None = None,
 ) -> tuple[BiddingGame, str]:
-    """Store a new game (the engine refuses a table it cannot seat); returns it with its edit
-    key, only ever known to its creator."""
+    """Store a new game (the engine refuses a table it cannot seat).
+
+    Return it with its edit key, only ever known to its creator."""
     state = rules.new_game(len(players), target, first_dealer)
     edit_key = tokens.new_token()
     game = BiddingGame(

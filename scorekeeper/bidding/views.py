@@ -70,8 +70,10 @@ def new_game() -> Any:
 
 @bp.post("/bidding")
 def quick_game() -> Response:
-    """The same table again, in one tap: the players of the game named (a finished one's
-    "next game"), or of this phone's last game; the deal goes on round."""
+    """Start the same table again, in one tap: the players of the game named, or of the last game.
+
+    The game named is a finished one's "next game"; without one, the last game is this phone's. The
+    deal goes on round."""
     if not Form().validate():  # its CSRF token
         flash(_("This page is out of date: reload it."), "conflict")
         return redirect(url_for("home.home"))

@@ -1,5 +1,6 @@
-"""The engine's answers about a bidding game in the reader's language: refusals, conflicts and
-what each hand did, the same words for the pages and the API."""
+"""The engine's answers about a bidding game in the reader's language.
+
+Refusals, conflicts and what each hand did, the same words for the pages and the API."""
 
 from __future__ import annotations
 

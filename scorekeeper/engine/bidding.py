@@ -41,8 +41,9 @@ MAX_HANDS = 500
 
 
 class BiddingError(ValueError):
-    """A value a bidding game cannot take: ``code`` names the kind for translation, ``value``
-    is the offending value."""
+    """A value a bidding game cannot take.
+
+    ``code`` names the kind for translation, ``value`` is the offending value."""
 
     code = "bidding"
 
@@ -93,7 +94,9 @@ class CardPointsError(BiddingError):
 
 
 class OutcomeError(BiddingError):
-    """A bid without its outcome (``reason`` ``missing``), card points and a made/failed that
+    """A hand's outcome that cannot be scored with its bid.
+
+    It is a bid without its outcome (``reason`` ``missing``), card points and a made/failed that
     disagree (``disagrees``), or a passed hand with a bid (``passed``)."""
 
     code = "outcome"
@@ -157,10 +160,11 @@ class HandKind(enum.Enum):
 
 @dataclass(frozen=True)
 class BidHand:
-    """What was recorded of one hand, the input of the fold: build it with :meth:`played` or
-    :meth:`passed`. ``partner`` equal to ``bidder`` is playing alone. The outcome is the card
-    points the bidder's side took, or only whether the bid was made (``made``), or both when
-    they agree.
+    """What was recorded of one hand, the input of the fold.
+
+    Build it with :meth:`played` or :meth:`passed`. ``partner`` equal to ``bidder`` is playing
+    alone. The outcome is the card points the bidder's side took, or only whether the bid was made
+    (``made``), or both when they agree.
 
     >>> BidHand.played(bidder=1, bid=70, partner=1, made=False).alone
     True
@@ -287,8 +291,9 @@ class Table:
 
 @dataclass(frozen=True)
 class BidResult:
-    """What one hand did: who dealt and bid first, whether the bid was made, each seat's
-    change and the scores after it."""
+    """What one hand did: who dealt and bid first, and whether the bid was made.
+
+    It also holds each seat's change and the scores after it."""
 
     number: int
     hand: BidHand

@@ -26,8 +26,9 @@ _RANKS_40 = (
 
 @cache
 def rank_order(players: int) -> tuple[Rank, ...]:
-    """The ranks of the table's deck, highest first: the 9 and the 8 just below the queen
-    for six players.
+    """Return the ranks of the table's deck, highest first.
+
+    The 9 and the 8 come just below the queen for six players.
 
     >>> [str(rank) for rank in rank_order(6)]
     ['A', '7', 'K', 'J', 'Q', '9', '8', '6', '5', '4', '3', '2']
@@ -82,8 +83,9 @@ def read_card(text: str, players: int) -> Card:
 
 
 def pile_points(cards: Iterable[Card], players: int) -> int:
-    """The card points of a pile of the table's cards (raises CardError for a card not in the
-    deck or counted twice).
+    """Return the card points of a pile of the table's cards.
+
+    Raise CardError for a card not in the deck or counted twice.
 
     >>> pile_points([Card.parse(text) for text in ("AH", "7H", "9H", "8D")], 6)
     21

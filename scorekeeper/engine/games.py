@@ -49,8 +49,9 @@ class HandReason(enum.StrEnum):
 
 @dataclass(frozen=True)
 class HandResult:
-    """What one hand added to the rubber, and why: ``reasons`` in the order they apply
-    (:class:`HandReason`), for the interface to say."""
+    """What one hand added to the rubber, and why.
+
+    ``reasons`` are in the order they apply (:class:`HandReason`), for the interface to say."""
 
     number: int
     hand: Hand

@@ -14,8 +14,10 @@ IMPOSSIBLE_POINTS = frozenset({1, TOTAL_POINTS - 1})
 
 
 class ScoringError(ValueError):
-    """A hand that cannot be scored; ``code`` names the kind for translation, ``value`` holds
-    what was refused (None when nothing was)."""
+    """A hand that cannot be scored.
+
+    ``code`` names the kind for translation, ``value`` holds what was refused (None when nothing
+    was)."""
 
     code: ClassVar[str] = "scoring"
     value: object = None
@@ -212,8 +214,10 @@ class Hand:
 
     @classmethod
     def from_record(cls, record: TrickRecord) -> Hand:
-        """The hand a record of tricks scores: the first revoke it proves (the hand stops
-        there), or else the card points of all 10 tricks, and whether one team took them all.
+        """Return the hand a record of tricks scores.
+
+        It is the first revoke the record proves (the hand stops there), or else the card points of
+        all 10 tricks, and whether one team took them all.
 
         Raise :class:`IncompleteRecordError` unless :attr:`TrickRecord.scorable`.
 

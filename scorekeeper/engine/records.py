@@ -56,8 +56,9 @@ class TrickResult:
 
 @dataclass(frozen=True)
 class ProvenRevoke:
-    """A revoke the record proves: ``seat`` did not follow ``suit`` in ``trick``
-    and played that suit later, in ``proven_in``."""
+    """A revoke the record proves.
+
+    ``seat`` did not follow ``suit`` in ``trick`` and played that suit later, in ``proven_in``."""
 
     seat: int
     team: int
@@ -68,8 +69,10 @@ class ProvenRevoke:
 
 @dataclass(frozen=True)
 class RecordProblem:
-    """Something wrong with the record itself: ``code`` names the kind for translation, the
-    trick and the card it is about (None when it is about none), and an English sentence."""
+    """Something wrong with the record itself.
+
+    It holds ``code``, which names the kind for translation, the trick and the card it is about
+    (None when it is about none), and an English sentence."""
 
     code: ProblemCode
     trick: int | None
@@ -147,9 +150,10 @@ class TrickRecord:
 
     @property
     def to_play(self) -> int | None:
-        """The seat whose card comes next; None when the record cannot tell, or when the hand
-        is over: all 10 tricks are in, or the finished tricks prove a revoke (a trick in play
-        is played out first).
+        """Return the seat whose card comes next.
+
+        It is None when the record cannot tell, or when the hand is over: all 10 tricks are in, or
+        the finished tricks prove a revoke (a trick in play is played out first).
 
         >>> verify_record("H", 1, [["AS", "2S"]], RuleSet(), unfinished=True).to_play
         3
@@ -161,8 +165,10 @@ class TrickRecord:
         return self.next_leader
 
     def legal_cards(self, hand: Iterable[Card]) -> frozenset[Card]:
-        """The cards of ``hand`` (what the seat to play was dealt, or holds) it may play now:
-        those nobody has played yet, of the led suit if it has one; none if it is nobody's turn.
+        """Return the cards of ``hand`` that it may play now.
+
+        ``hand`` is what the seat to play was dealt, or holds. The cards are those nobody has played
+        yet, of the led suit if it has one; none if it is nobody's turn.
 
         >>> record = verify_record("H", 1, [["AS", "2S"]], RuleSet(), unfinished=True)
         >>> sorted(str(c) for c in record.legal_cards(Card.parse(c) for c in ("2S", "KS", "AD")))
@@ -179,8 +185,9 @@ class TrickRecord:
 
     @property
     def scorable(self) -> bool:
-        """Whether the record scores a hand (``Hand.from_record``): nothing wrong, no trick in
-        play, and all 10 tricks or a proven revoke."""
+        """Return whether the record scores a hand (``Hand.from_record``).
+
+        It does with nothing wrong, no trick in play, and all 10 tricks or a proven revoke."""
         return (
             not self.errors
             and self.unfinished is None

@@ -58,9 +58,11 @@ class Outcome(enum.Enum):
 
 @dataclass(frozen=True)
 class Tally:
-    """What the next hand needs to know of the rubber before it: the running totals of the
-    fold, without the results of the hands behind them. A store keeps it beside the hands, so
-    that one more hand is scored without reading the others (:func:`next_hand`).
+    """What the next hand needs to know of the rubber before it.
+
+    It holds the running totals of the fold, without the results of the hands behind them. A store
+    keeps it beside the hands, so that one more hand is scored without reading the others
+    (:func:`next_hand`).
 
     ``brink`` says, for each team, whether it has stood one game short of the target while the
     other team had none: the arrepio a later win over it would be.
@@ -85,8 +87,10 @@ class Tally:
 
 @dataclass(frozen=True)
 class RubberState:
-    """A rubber after some hands: always the fold of its hands by :func:`replay`; its running
-    totals are its :class:`Tally`."""
+    """A rubber after some hands.
+
+    It is always the fold of its hands by :func:`replay`; its running totals are its
+    :class:`Tally`."""
 
     tally: Tally
     first_dealer: int = 0
@@ -177,8 +181,10 @@ class RubberState:
 
 
 def is_pente(games: tuple[int, int], winner: int | None) -> bool:
-    """Whether a rubber won by ``winner`` with these games is a pente: 4-0 at the usual target,
-    the loser on 0 at any target; a win by a revoke with no game marked is none.
+    """Return whether a rubber won by ``winner`` with these games is a pente.
+
+    It is 4-0 at the usual target, the loser on 0 at any target; a win by a revoke with no game
+    marked is none.
 
     >>> is_pente((4, 0), 0), is_pente((2, 0), 0), is_pente((0, 0), 1), is_pente((4, 1), 0)
     (True, True, False, False)
@@ -246,8 +252,10 @@ def play_hand(state: RubberState, hand: Hand) -> RubberState:
 
 
 def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
-    """The running totals after one more hand, and what the hand added: :func:`play_hand`
-    without the results of the hands before (raises a :class:`ScoringError` likewise).
+    """Return the running totals after one more hand, and what the hand added.
+
+    It is :func:`play_hand` without the results of the hands before (raises a :class:`ScoringError`
+    likewise).
 
     >>> tally, result = next_hand(Tally(RuleSet(), hand_count=3, games=(2, 1)), Hand.played(95))
     >>> tally.games, tally.hand_count, result.number, [str(reason) for reason in result.reasons]

@@ -1,2 +1,3 @@
-"""Groups of regulars: what is stored, their statistics and ratings, the totals that follow
-every write of one of their rubbers, and their pages."""
+"""Groups of regulars: what is stored, their statistics and ratings, and their pages.
+
+It also holds the totals that follow every write of one of their rubbers."""

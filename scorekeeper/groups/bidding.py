@@ -1,6 +1,7 @@
-"""A group's bidding Sueca games: started in the group, listed in its history, and counted in
-statistics of their own (games played and won, bids made and failed, the average bid), apart
-from the rubbers' statistics and ratings."""
+"""A group's bidding Sueca games: started in the group, listed in its history, counted apart.
+
+They are counted in statistics of their own (games played and won, bids made and failed, the average
+bid), apart from the rubbers' statistics and ratings."""
 
 from __future__ import annotations
 
@@ -36,8 +37,9 @@ def _group_or_404(group_id: str) -> Group:
 
 
 def stats(group_id: str) -> bidding_stats.BiddingStats:
-    """The group's bidding statistics: its finished games' players and winners, and their
-    bids summed per game, bidder and outcome by the database (a few rows per game)."""
+    """Return the group's bidding statistics: its finished games' players, winners and bids.
+
+    The bids are summed per game, bidder and outcome by the database (a few rows per game)."""
     games = db.session.execute(
         sa.select(BiddingGame.id, BiddingGame.players, BiddingGame.winner)
         .where(BiddingGame.group_id == group_id, BiddingGame.finished.is_(True))

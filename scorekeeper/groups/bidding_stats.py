@@ -1,5 +1,7 @@
-"""The statistics of a group's bidding Sueca games, pure and on their own: games played and won,
-bids made and failed, the average bid. Never mixed into the rubbers' statistics or ratings."""
+"""The statistics of a group's bidding Sueca games, pure and on their own.
+
+Games played and won, bids made and failed, the average bid. Never mixed into the rubbers'
+statistics or ratings."""
 
 from __future__ import annotations
 
@@ -42,8 +44,9 @@ class Bids:
 
 @dataclass(frozen=True)
 class FinishedGame:
-    """What the statistics read of one finished game: its players by seat, its winner, and
-    its bids by bidder and outcome."""
+    """What the statistics read of one finished game.
+
+    Its players by seat, its winner, and its bids by bidder and outcome."""
 
     players: Sequence[str]
     winner: int
@@ -67,8 +70,10 @@ class BiddingStats:
 
 
 def count(games: Iterable[FinishedGame], in_play: int = 0) -> BiddingStats:
-    """The statistics of these finished games; a seat left unnamed is nobody's record, and
-    names match as the group's do (case, accents and spaces aside).
+    """Return the statistics of these finished games.
+
+    A seat left unnamed is nobody's record, and names match as the group's do (case, accents and
+    spaces aside).
 
     >>> stats = count([
     ...     FinishedGame(["Ana", "Rui", "Zé", "Eva"], 2, [Bids(0, True, 1, 80), Bids(2, False, 1, 100)]),

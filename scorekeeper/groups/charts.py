@@ -122,9 +122,10 @@ def rating_chart(points: Sequence[tuple[float, float]]) -> Chart:
 
 
 def _drawn(count: int) -> list[int]:
-    """Which of ``count`` points a line goes through: all of them, or MOST_DRAWN evenly
-    spread from the first to the last (the chart adds the highest and lowest, so the line
-    reaches the range of its axis).
+    """Return which of ``count`` points a line goes through.
+
+    All of them, or MOST_DRAWN evenly spread from the first to the last (the chart adds the highest
+    and lowest, so the line reaches the range of its axis).
 
     >>> _drawn(3), len(_drawn(200)), _drawn(200)[:3], _drawn(200)[-1]
     ([0, 1, 2], 70, [0, 3, 6], 199)

@@ -27,8 +27,9 @@ class NewGroupForm(Form):
 
 
 class GroupRubberForm(NewRubberForm):
-    """A rubber started in a group: the seats filled by tapping the group's names, one tap
-    each (the page comes back with the name in the next empty seat), or typed."""
+    """A rubber started in a group: the seats filled by tapping the group's names, or typed.
+
+    One tap each (the page comes back with the name in the next empty seat)."""
 
     pick = HiddenField()
     unpick = HiddenField()

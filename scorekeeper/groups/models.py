@@ -38,8 +38,9 @@ class DeviceGroup(Model):
 
 
 class GroupSeat(Model):
-    """One named seat of a rubber in a group: what the rubber gave that player, cached from the
-    engine's fold on every write of the rubber (see groups.seats)."""
+    """One named seat of a rubber in a group: what the rubber gave that player.
+
+    It is cached from the engine's fold on every write of the rubber (see groups.seats)."""
 
     __tablename__ = "group_seats"
     __table_args__ = (
@@ -89,9 +90,10 @@ def _total() -> Mapped[int]:
 
 
 class GroupPlayer(Model):
-    """A player of a group: the latest spelling of the name, the current rating and the totals
-    over the group's finished rubbers, kept by every write that changes them, so the ranking
-    and the statistics are read without scanning the seats."""
+    """A player of a group: the latest spelling of the name, the current rating and the totals.
+
+    The totals are over the group's finished rubbers, kept by every write that changes them, so the
+    ranking and the statistics are read without scanning the seats."""
 
     __tablename__ = "group_players"
 
@@ -145,8 +147,10 @@ class GroupOpponent(Model):
 
 
 class GroupOutcome(Model):
-    """A group's finished rubbers by outcome: ``finished`` counts them all, ``shutout`` those
-    won with the other team on 0 games, and each engine outcome name its own."""
+    """A group's finished rubbers by outcome.
+
+    ``finished`` counts them all, ``shutout`` those won with the other team on 0 games, and each
+    engine outcome name its own."""
 
     __tablename__ = "group_outcomes"
 

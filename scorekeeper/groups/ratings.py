@@ -73,9 +73,10 @@ def flag_is(column: Any, value: bool) -> sa.ColumnElement[bool]:
 
 
 def refresh_players(group_id: str, keys: set[str]) -> None:
-    """Rewrite the group's player rows of ``keys`` from their seats: the latest spelling of
-    the name, the rating after the latest rated rubber and the number of rated rubbers (the
-    totals are kept apart, by the difference each write makes)."""
+    """Rewrite the group's player rows of ``keys`` from their seats.
+
+    The rows hold the latest spelling of the name, the rating after the latest rated rubber and the
+    number of rated rubbers (the totals are kept apart, by the difference each write makes)."""
     if not keys:
         return
     players: dict[str, dict[str, Any]] = {}
@@ -132,8 +133,10 @@ def refresh_players(group_id: str, keys: set[str]) -> None:
 def _latest_seat(
     group_id: str, key: str, *, rated: bool, earlier: tuple[datetime, int] | None = None
 ) -> Any:
-    """The player's latest seat row that was rated (or not), before a place in the group's
-    order if given: one seek in the index of the player's seats in order."""
+    """Return the player's latest seat row that was rated (or not), before a place if given.
+
+    The place is one in the group's order; it takes one seek in the index of the player's seats in
+    order."""
     query = sa.select(
         GroupSeat.name, GroupSeat.mu, GroupSeat.sigma, GroupSeat.created_at, GroupSeat.group_seq
     ).where(
@@ -174,9 +177,10 @@ def _ratings_before(
 
 
 def rerate_from(group_id: str, created_at: datetime, seq: int) -> int:
-    """Rate again every rubber of the group from the given place on, in order, starting from
-    each player's rating before it, and rewrite those players' rows. Returns the seat rows
-    whose rating changed."""
+    """Rate again every rubber of the group from the given place on, in order.
+
+    Each rubber is rated from each player's rating before it, and those players' rows are rewritten.
+    Returns the seat rows whose rating changed."""
     connection = db.session.connection()
     rows = connection.execute(
         sa.select(

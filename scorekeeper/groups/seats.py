@@ -52,8 +52,10 @@ groups_table: sa.Table = Group.__table__  # type: ignore[assignment]
 
 
 def lock(group_id: str) -> None:
-    """Take the group's lock for the rest of the transaction: writes to its rubbers' seats and
-    ratings happen one at a time (a row lock on PostgreSQL, the write lock on SQLite)."""
+    """Take the group's lock for the rest of the transaction.
+
+    Writes to its rubbers' seats and ratings happen one at a time (a row lock on PostgreSQL, the
+    write lock on SQLite)."""
     db.session.connection().execute(
         groups_table.update().where(groups_table.c.id == group_id).values(updated_at=utcnow())
     )
@@ -118,9 +120,10 @@ def refresh_seats(
     rerate: bool = True,
     counted: Result | None = None,
 ) -> bool:
-    """Rewrite the seat rows of a rubber in a group from the engine's state, and the group's
-    totals by the difference; with ``rerate``, rate again from this rubber on when its result
-    changed. Returns whether it changed.
+    """Rewrite the seat rows of a rubber in a group from the engine's state.
+
+    Also move the group's totals by the difference; with ``rerate``, rate again from this rubber on
+    when its result changed. Returns whether it changed.
 
     ``counted`` is the rubber's result as the group's totals last counted it (None for a rubber
     new to the group). A rubber new to the group takes the group's next place (its order is
@@ -167,8 +170,9 @@ def count_the_hand(
     after: engine.Tally,
     result: engine.HandResult,
 ) -> None:
-    """A new hand of one of the group's rubbers: its seat rows move by what the hand gave each
-    team, and the group's totals by the difference; no other hand is read.
+    """Count a new hand of one of the group's rubbers: its seat rows move by what it gave each team.
+
+    The group's totals move by the difference; no other hand is read.
 
     The seat rows kept what the hands before gave; should a named seat have none, the rubber's
     hands are folded instead, as for any other write.
@@ -194,8 +198,9 @@ def count_the_hand(
 
 
 def _team_totals(rows: Iterable[dict[str, Any]]) -> statistics.TeamTotals:
-    """What the hands so far gave each team, as the seat rows keep it (0 for a team with no
-    named seat, whose totals no row needs)."""
+    """Return what the hands so far gave each team, as the seat rows keep it.
+
+    It is 0 for a team with no named seat, whose totals no row needs."""
     bandeiras, points, point_hands = [0, 0], [0, 0], 0
     for row in rows:
         bandeiras[row["team"]] = row["bandeiras"]
@@ -215,9 +220,10 @@ def _rewrite(
     result: Result,
     rerate: bool,
 ) -> bool:
-    """Replace a rubber's seat rows ``old`` by ``new`` and move the group's totals by the
-    difference; rate again from the rubber on when its rating view changed (with
-    ``rerate``). Returns whether it changed."""
+    """Replace a rubber's seat rows ``old`` by ``new``, the group's totals moved by the difference.
+
+    Rate again from the rubber on when its rating view changed (with ``rerate``). Returns whether it
+    changed."""
     old_rating = rating_view(old)
     new_rating = rating_view(new)
     changed = old_rating != new_rating and (

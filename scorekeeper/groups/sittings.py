@@ -1,6 +1,8 @@
-"""Sittings (sessões): the rubbers of the same two pairs in a row, read around one rubber in
-the group's order (or along its chain of "next rubber, same table"), and the paper sheet's
-running count over them (docs/decisions.md, "Review": "Sittings")."""
+"""Sittings (sessões): the rubbers of the same two pairs in a row, and the sheet's running count.
+
+The rubbers are read around one rubber in the group's order (or along its chain of "next rubber,
+same table"), and the paper sheet's running count is over them (docs/decisions.md, "Review":
+"Sittings")."""
 
 from __future__ import annotations
 
@@ -23,8 +25,9 @@ NEIGHBOURS = 40
 
 
 def side(players: Sequence[str | None] | None, teams: Sequence[str], team: int) -> frozenset[str]:
-    """Who a team is, for telling sittings apart: its two players, or its name when a seat of
-    it is unnamed."""
+    """Return who a team is, for telling sittings apart.
+
+    Its two players, or its name when a seat of it is unnamed."""
     names = seat_names(players)
     keys = [player_key(names[seat]) for seat in range(SEATS) if engine.team_of(seat) == team]
     if all(keys):
@@ -58,8 +61,9 @@ def follows(earlier: SittingRubber, later: SittingRubber) -> bool:
 
 
 def sitting(rubbers: Sequence[SittingRubber], target: str) -> list[SittingRubber]:
-    """The sitting of rubber ``target``: the rubbers of the same four players around it, each
-    started within SITTING_GAP of the one before (or as its "next rubber"), in order.
+    """Return the sitting of rubber ``target``: the rubbers of the same four players around it.
+
+    Each is started within SITTING_GAP of the one before (or as its "next rubber"), in order.
 
     ``rubbers`` are the neighbours of the target in the group's order.
     """
@@ -88,8 +92,9 @@ class SittingRow:
 
 
 def running_count(rubbers: Sequence[SittingRubber]) -> list[SittingRow]:
-    """The paper sheet's running count: rubbers and pentes won by each side of the sitting,
-    the first rubber's team 0 being side 0.
+    """Return the paper sheet's running count: rubbers and pentes won by each side of the sitting.
+
+    The first rubber's team 0 is side 0.
 
     >>> a, b = frozenset({"ana", "eva"}), frozenset({"rui", "zé"})
     >>> when = datetime(2026, 1, 1)
@@ -135,8 +140,10 @@ def sitting_view(rubber: Rubber) -> SittingRubber:
 
 
 def neighbours(rubber: Rubber) -> list[Rubber]:
-    """The rubbers around this one that its sitting can be made of, in order: in a group, its
-    neighbours in the group's order; elsewhere, its chain of "next rubber, same table"."""
+    """Return the rubbers around this one that its sitting can be made of, in order.
+
+    In a group, its neighbours in the group's order; elsewhere, its chain of "next rubber, same
+    table"."""
     if rubber.group_id is not None and rubber.group_seq is not None:
         earlier = db.session.execute(
             sa.select(Rubber)

@@ -86,8 +86,10 @@ class SeatRecord:
 
 @dataclass(frozen=True)
 class TeamTotals:
-    """What a rubber's hands have given each team so far, beside its games: the hands won by
-    bandeira and the card points (over the hands that had card points, as many for both)."""
+    """What a rubber's hands have given each team so far, beside its games.
+
+    The hands won by bandeira and the card points (over the hands that had card points, as many for
+    both)."""
 
     bandeiras: tuple[int, int] = (0, 0)
     card_points: tuple[int, int] = (0, 0)
@@ -138,8 +140,10 @@ def seat_records(
 def seats_after(
     players: Sequence[str | None] | None, tally: engine.Tally, totals: TeamTotals
 ) -> tuple[SeatRecord, ...]:
-    """The named seats of a rubber whose running totals are ``tally`` and whose hands gave
-    ``totals``: :func:`seat_records` without reading the hands, for one more hand."""
+    """Return the named seats of a rubber from its running totals and what its hands gave.
+
+    The running totals are ``tally`` and what its hands gave ``totals``: this is
+    :func:`seat_records` without reading the hands, for one more hand."""
     names = seat_names(players)
     pente = engine.is_pente(tally.games, tally.winner)
     outcome = tally.outcome.value if tally.outcome is not None else None

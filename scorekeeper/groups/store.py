@@ -1,5 +1,6 @@
-"""Groups in the database: their edit rights, a rubber moved into one, and what the pages
-read of a group: the statistics from its stored totals and a player's ratings.
+"""Groups in the database: their edit rights, a rubber moved into one, and what pages read of it.
+
+What the pages read of a group is the statistics from its stored totals and a player's ratings.
 
 What every write of a group's rubber keeps is in ``groups.seats`` (the seat cache),
 ``groups.totals`` (the totals) and ``groups.ratings`` (the ratings, rubber by rubber); the
@@ -108,8 +109,9 @@ def move(rubber: Rubber, group: Group) -> None:
 
 
 def stats(group_id: str) -> statistics.GroupStats:
-    """The group's statistics read from its stored totals: four queries, whatever the number
-    of rubbers; no seat or hand read."""
+    """Return the group's statistics read from its stored totals.
+
+    Four queries, whatever the number of rubbers; no seat or hand read."""
     result = statistics.GroupStats()
     for player in db.session.execute(
         sa.select(GroupPlayer).where(GroupPlayer.group_id == group_id)

@@ -1,5 +1,6 @@
-"""A group's stored totals: per player, per pair of partners, per pair of opponents and per
-outcome, moved by each write by the difference between a rubber's old seat rows and its new
+"""A group's stored totals: per player, per pair of partners, per pair of opponents, per outcome.
+
+They are moved by each write by the difference between a rubber's old seat rows and its new
 (``groups.seats``), and counted again from the seat rows by :func:`recount`."""
 
 from __future__ import annotations
@@ -86,8 +87,9 @@ def _player_counts(row: dict[str, Any]) -> dict[str, int]:
 
 
 class Totals:
-    """Changes to a group's stored totals, per row of group_players, group_partners,
-    group_opponents and group_outcomes, summed before they are written."""
+    """Changes to a group's stored totals, summed before they are written.
+
+    Per row of group_players, group_partners, group_opponents and group_outcomes."""
 
     def __init__(self) -> None:
         self.rows: dict[sa.Table, dict[tuple[str, ...], dict[str, int]]] = {
@@ -143,8 +145,10 @@ class Totals:
             self._add(outcomes_table, (name,), {"rubbers": 1}, sign)
 
     def write(self, group_id: str, *, replace: bool = False) -> None:
-        """Add the changes to the stored rows: an update of the rows already there, an insert of
-        the others. With ``replace`` the changes are the whole totals: the rows start from 0."""
+        """Add the changes to the stored rows.
+
+        An update of the rows already there, an insert of the others. With ``replace`` the changes
+        are the whole totals: the rows start from 0."""
         connection = db.session.connection()
         for table, rows in self.rows.items():
             keys = [column for column in table.primary_key.columns if column.name != "group_id"]
@@ -201,8 +205,9 @@ class Totals:
 
 
 def recount(group_id: str) -> None:
-    """Count the group's totals again from its seat rows and rubbers (for rows written without
-    the writes, as a bulk load does)."""
+    """Count the group's totals again from its seat rows and rubbers.
+
+    For rows written without the writes, as a bulk load does."""
     connection = db.session.connection()
     totals = Totals()
     totals.count_seats(

@@ -1,5 +1,6 @@
-"""The review pages: groups of regulars, their history, sittings, statistics and players, and
-the pictures of a rubber (its cross to download, its games over the hands)."""
+"""The review pages: groups of regulars, their history, sittings, statistics and players.
+
+Also the pictures of a rubber (its cross to download, its games over the hands)."""
 
 from __future__ import annotations
 

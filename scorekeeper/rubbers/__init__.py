@@ -1,2 +1,3 @@
-"""A rubber at the table: what is stored, every write, the forms and pages, card entry and
-the drawings (the cross, the tallies, the seats)."""
+"""A rubber at the table: what is stored, every write, the forms and pages.
+
+It also holds card entry and the drawings (the cross, the tallies, the seats)."""

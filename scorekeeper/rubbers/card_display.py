@@ -1,5 +1,6 @@
-"""What the card-entry pages show: the deck as a grid, a record examined by the engine, and its
-tricks seat by seat with the engine's word beside each card."""
+"""What the card-entry pages show: the deck as a grid, and a record examined by the engine.
+
+The record's tricks are shown seat by seat with the engine's word beside each card."""
 
 from __future__ import annotations
 
@@ -64,8 +65,10 @@ def grid(rules: engine.RuleSet) -> list[SuitRow]:
 
 
 def turned_card_choices(rules: engine.RuleSet) -> list[tuple[str, list[tuple[str, str]]]]:
-    """The cards the dealer may have turned, by suit: the deck's own, or in the Azores (where
-    trump is cut from the rejected cards) the ranks left out of the deck."""
+    """Return the cards the dealer may have turned, by suit.
+
+    They are the deck's own, or in the Azores (where trump is cut from the rejected cards) the ranks
+    left out of the deck."""
     if rules.manilha is engine.Manilha.TEN:
         ranks = [rank for rank in engine.Rank if rank not in engine.rank_order(rules)]
     else:
@@ -92,8 +95,10 @@ def normal(text: str) -> str:
 
 @dataclass
 class Examined:
-    """A record in progress as the engine sees it: the finished tricks verified, and the
-    unfinished last trick checked card by card as far as it goes."""
+    """A record in progress as the engine sees it.
+
+    The finished tricks are verified, and the unfinished last trick checked card by card as far as
+    it goes."""
 
     tricks: list[list[str]]
     record: engine.TrickRecord
@@ -203,8 +208,9 @@ def face_of(text: str) -> tuple[str, str]:
 
 
 def trick_views(examined: Examined, players: list[str]) -> tuple[list[TrickView], list[str]]:
-    """The record trick by trick with each problem and revoke beside its card; and the
-    problems that belong to no trick (the turned card)."""
+    """Return the record trick by trick with each problem and revoke beside its card.
+
+    Also return the problems that belong to no trick (the turned card)."""
     results = {trick.number: trick for trick in examined.record.tricks}
     general: list[str] = []
     by_card: dict[tuple[int, str], list[str]] = {}

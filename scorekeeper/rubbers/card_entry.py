@@ -49,8 +49,9 @@ TableView = Callable[[Rubber, engine.RubberState], Any]
 
 
 def _at_table(view: TableView) -> Callable[[str], Any]:
-    """The view gets the rubber and its state, if this device may record its hands and one
-    can still be added; otherwise the rubber page says why not."""
+    """Wrap a view that gets the rubber and its state, if this device may record its hands.
+
+    It is called only while a hand can still be added; otherwise the rubber page says why not."""
 
     @functools.wraps(view)
     def opened(rubber_id: str) -> Any:
@@ -68,8 +69,10 @@ def _at_table(view: TableView) -> Callable[[str], Any]:
 def _picked(
     rules: engine.RuleSet, cards: list[engine.Card], problems: dict[str, str]
 ) -> dict[str, Any]:
-    """What a grid of toggled cards shows (a pile, a melar hand): the deck with the picked
-    cards ticked, the problems by card, and the typed texts that are no card of the deck."""
+    """Return what a grid of toggled cards shows (a pile, a melar hand).
+
+    It is the deck with the picked cards ticked, the problems by card, and the typed texts that are
+    no card of the deck."""
     suits = grid(rules)
     known = {cell.text for row in suits for cell in row.cells}
     return {
@@ -191,8 +194,9 @@ def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
 def _play(
     step: Step, text: str, leader: int, rules: engine.RuleSet, trump_card: str | None
 ) -> bool:
-    """Put one card in the record (next, or in place of the one being replaced) if the engine
-    finds nothing new wrong with it; otherwise keep the record and say why beside the card."""
+    """Put one card in the record if the engine finds nothing new wrong with it.
+
+    It goes next or in place of the one replaced; else keep the record and say why beside it."""
     assert step.trump is not None
     text = normal(text)
     before = examine(step.trump, leader, step.tricks, rules, trump_card)
@@ -244,6 +248,7 @@ def _replay_page(
         "teams": rubber.teams,
         "turned_cards": turned_card_choices(rules),
         "suit_names": {s.value: wording.suit_name(s) for s in engine.Suit},
+        "deck_cards": TRICKS * SEATS,  # what a kept record is counted against
     }
     if step.trump is None:
         return render_template("cards/replay_trump.html", **context), status

@@ -41,8 +41,10 @@ class Cross:
 
 
 def dot_position(team: int, index: int) -> tuple[float, float]:
-    """Where the team's game number ``index`` (from 0) goes: one arm end after another, then
-    inward along the arms; team 0 on the upper-left side of each arm, team 1 on the lower-right."""
+    """Return where the team's game number ``index`` (from 0) goes.
+
+    One arm end after another, then inward along the arms; team 0 on the upper-left side of each
+    arm, team 1 on the lower-right."""
     dx, dy = _ARMS[index % 4]
     along = FIRST_DOT - (index // 4) * RING_STEP
     side = -DOT_OFFSET if team == 0 else DOT_OFFSET
@@ -53,8 +55,10 @@ def dot_position(team: int, index: int) -> tuple[float, float]:
 
 
 def cross(state: engine.RubberState) -> Cross:
-    """The cross of a rubber: the target's places, a dot in each game held (a hand may take a
-    team past the target: the score says so, the cross stops at the target as on paper)."""
+    """Return the cross of a rubber: the target's places, a dot in each game held.
+
+    A hand may take a team past the target: the score says so, the cross stops at the target as on
+    paper."""
     dots: list[Dot] = []
     for team in (0, 1):
         earned = state.dots(team)
@@ -87,8 +91,9 @@ class Stroke:
 
 
 def tally(games: int, target: int) -> tuple[Stroke, ...]:
-    """Risquinhos: four upright strokes and a fifth across them, group after group, up to the
-    target as on the cross."""
+    """Return the risquinhos: four upright strokes and a fifth across them, group after group.
+
+    They go up to the target as on the cross."""
     strokes: list[Stroke] = []
     for index in range(max(min(games, target), 0)):
         group, place = divmod(index, 5)

@@ -31,8 +31,9 @@ from scorekeeper.web.wording import engine_error
 
 
 class InRange(NumberRange):
-    """A number range that says nothing when the box did not hold a number at all
-    (the field has already said so)."""
+    """A number range that says nothing when the box did not hold a number at all.
+
+    The field has already said so."""
 
     # NumberRange's may be None; _within, which makes every InRange, gives all three.
     min: int

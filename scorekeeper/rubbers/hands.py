@@ -47,9 +47,10 @@ hand's leader)."""
 
 @dataclass(frozen=True)
 class Recorded:
-    """A hand recorded: what it added (None for the repeat of a hand already recorded under the
-    same write key), the rubber's team names to say it with, and the answer kept with the key
-    (its status, and the body the API answered with)."""
+    """A hand recorded: what it added, and the rubber's team names to say it with.
+
+    What it added is None for the repeat of a hand already recorded under the same write key. It
+    also holds the answer kept with the key (its status, and the body the API answered with)."""
 
     teams: tuple[str, str]
     result: engine.HandResult | None
@@ -95,8 +96,9 @@ def add_hand(
     status: int = 200,
     respond: store.Respond | None = None,
 ) -> store.Written:
-    """Add the hand ``hand_of`` makes from the rubber's totals, answered with the whole rubber:
-    the write of the API, whose caller has checked the right to write already.
+    """Add the hand ``hand_of`` makes from the rubber's totals, answered with the whole rubber.
+
+    It is the write of the API, whose caller has checked the right to write already.
 
     ``respond`` makes the answer kept with the write key from the rubber as written, in the
     same transaction. Raises LookupError, :class:`~scorekeeper.rubbers.store.Conflict`, the
@@ -225,8 +227,10 @@ def _rule_set(settings: tuple[tuple[str, Any], ...]) -> engine.RuleSet:
 
 
 def _tally(connection: sa.Connection, rubber_id: str, row: sa.Row[Any]) -> engine.Tally:
-    """The engine's running totals as the rubber's row keeps them; for a rubber stored before
-    its row kept them (migration 2fb27e069385: no dealer), the fold of its hands, once."""
+    """Return the engine's running totals as the rubber's row keeps them.
+
+    For a rubber stored before its row kept them (migration 2fb27e069385: no dealer), return the
+    fold of its hands, once."""
     rules = _rule_set(tuple(sorted(row.rules.items())))
     if row.dealer is None:
         rows = connection.execute(_READ_HANDS, {"rubber_id": rubber_id})
@@ -254,8 +258,9 @@ def _read(
     digest: str,
     version: int | None,
 ) -> sa.Row[*tuple[Any, ...]] | Recorded:
-    """The rubber's row, once the device's right, the write key and the version are checked;
-    or the answer to a repeated key."""
+    """Return the rubber's row, once the device's right, the write key and the version are checked.
+
+    Or return the answer to a repeated key."""
     row = connection.execute(_READ_FOR_A_HAND, {"rubber_id": rubber_id, "device": device}).first()
     if row is None:
         raise LookupError(rubber_id)

@@ -1,5 +1,6 @@
-"""The writes of a rubber but the new hand: starting one, its edit rights, and the general
-write of an edit or an undo, shared by the pages and the API.
+"""The writes of a rubber but the new hand, shared by the pages and the API.
+
+Starting one, its edit rights, and the general write of an edit or an undo.
 
 The general write folds the hands again with the engine, refreshes the cached totals, and bumps
 the rubber's version in the same transaction; two phones writing at once cannot lose a hand. A
@@ -121,8 +122,9 @@ def create_rubber(
     group_id: str | None = None,
     edit_key: str | None = None,
 ) -> tuple[Rubber, str]:
-    """Store a new rubber; returns it with its edit key (only ever known to its creator, or
-    given: :func:`next_edit_key`)."""
+    """Store a new rubber; return it with its edit key.
+
+    The edit key is only ever known to its creator, or given: :func:`next_edit_key`."""
     state = engine.new_rubber(rules, first_dealer)
     edit_key = edit_key or new_token()
     rubber = Rubber(
@@ -292,8 +294,9 @@ def _write_once(
 def append_hand(
     hand: engine.Hand, trump: str | None = None, tricks: list[list[str]] | None = None
 ) -> Change:
-    """The change that records one more hand through the general write, folding every hand:
-    left for the card entry's replay (``card_entry.save``) until it moves to
+    """Return the change that records one more hand through the general write, folding every hand.
+
+    It is left for the card entry's replay (``card_entry.save``) until it moves to
     :func:`scorekeeper.rubbers.hands.add_hand`, the one path of every other new hand."""
 
     def change(rubber: Rubber) -> engine.RubberState:

@@ -87,15 +87,11 @@ def rubber(rubber_id: str) -> Any:
 
 _PAGE_QUERY = (
     "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device, device_keys.sealed"
-    " FROM rubbers LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
-    " AND device_rubbers.device = {mark}"
-    " LEFT OUTER JOIN device_keys ON device_keys.owner_id = rubbers.id"
-    " AND device_keys.device = {mark} AND device_keys.book = 'keys'"
-    " WHERE rubbers.id = {mark}"
+    " FROM rubbers LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id AND"
+    " device_rubbers.device = {mark} LEFT OUTER JOIN device_keys ON device_keys.owner_id ="
+    " rubbers.id AND device_keys.device = {mark} AND device_keys.book = 'keys' WHERE rubbers.id = {mark}"
 )
-"""What a kept rubber page needs to know: the rubber's version, whether this phone may edit and
-its edit key, sealed (web.device). Sent to the driver as it is: on the page's busiest path,
-building and compiling a statement cost more than running it."""
+"""A kept page's facts, sent to the driver as it is: compiling it cost more than running it."""
 
 
 def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None, str | None] | None:
@@ -117,8 +113,9 @@ def _page_facts(rubber_id: str, device: str) -> tuple[int, datetime, str | None,
 
 
 def _kept_page(rubber_id: str) -> Response:
-    """The rubber page from one small query: rendered once per version of the rubber, and the
-    same answer again to a phone that asks again before the rubber changes (see page_cache)."""
+    """Return the rubber page from one small query: rendered once per version of the rubber.
+
+    The same answer goes to a phone that asks again before the rubber changes (see page_cache)."""
     if not store.is_token(rubber_id):
         abort(404)
     device = current_device()
@@ -260,8 +257,9 @@ def grant(rubber_id: str, key: str) -> Response:
 
 @bp.post("/r/<rubber_id>/hands")
 def record_hand(rubber_id: str) -> Any:
-    """A hand from the form: the busiest write, so it reads no more than it must (see
-    hands.record_hand); a refusal is answered with the whole page, loaded the usual way."""
+    """Record a hand from the form: the busiest write, so it reads no more than it must.
+
+    See hands.record_hand; a refusal is answered with the whole page, loaded the usual way."""
     device = current_device()
     form = HandForm()
     if not store.is_token(rubber_id) or not device or not form.validate():
@@ -294,8 +292,10 @@ def record_hand(rubber_id: str) -> Any:
 
 
 def _refused(rubber: Rubber, form: HandForm) -> Any:
-    """A hand refused: the page with the form's errors, or, when another phone has just ended
-    the rubber (its page shows no form, so no errors), the score and why nothing was added."""
+    """Answer a hand refused: the page with the form's errors, or the score and why not.
+
+    The page says the score and why nothing was added when another phone has just ended the rubber
+    (its page shows no form, so no errors)."""
     form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
     if rubber.finished:
         flash(wording.conflict("finished"), "conflict")

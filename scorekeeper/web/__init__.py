@@ -1,7 +1,8 @@
-"""What every feature shares and that imports no feature: the phone's identity, ids and keys,
-the one request guard, errors, languages and the wording of the engine's codes, delivery
-(compression, static files), the page cache, security headers, the proxies trusted, paging,
-SQLite's specifics."""
+"""What every feature shares and that imports no feature.
+
+The phone's identity, ids and keys, the one request guard, errors, languages and the wording
+of the engine's codes, delivery (compression, static files), the page cache, security headers, the
+proxies trusted, paging, SQLite's specifics."""
 
 from __future__ import annotations
 

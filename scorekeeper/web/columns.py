@@ -13,14 +13,18 @@ TOKEN_LENGTH = 43
 
 
 def has_control(text: str) -> bool:
-    """Whether ``text`` holds a control character or a lone surrogate: a stored name may not
-    (PostgreSQL refuses NUL), at every door, the forms, the API and the import alike."""
+    """Whether ``text`` holds a control character or a lone surrogate.
+
+    A stored name may not (PostgreSQL refuses NUL), at every door, the forms, the API and the import
+    alike."""
     return any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
 
 
 def without_control(text: str) -> str:
-    """A name stored before that rule, made to follow it: a tab or a line break is a space,
-    any other control character or lone surrogate is left out, and so are the spaces around."""
+    """A name stored before that rule, made to follow it.
+
+    A tab or a line break is a space, any other control character or lone surrogate is left out, and
+    so are the spaces around."""
     kept = (
         " " if char.isspace() else "" if unicodedata.category(char) in ("Cc", "Cs") else char
         for char in text

@@ -1,6 +1,7 @@
-"""The phone's anonymous identity in its session cookie, and the edit keys it was given, in its
-rows on the server: the cookie holds the device's id and a secret of its own, and never grows
-with what the phone has done (docs/decisions.md, "The session cookie's size").
+"""The phone's anonymous identity in its session cookie, and its edit keys in its rows.
+
+The cookie holds the device's id and a secret of its own, and never grows with what the phone
+has done (docs/decisions.md, "The session cookie's size").
 
 The rows hold each key sealed with the cookie's secret: the database alone gives no edit key
 away (it keeps only hashes of them elsewhere), nor does the cookie alone."""
@@ -27,8 +28,9 @@ cookie under these names; the first key remembered moves them here."""
 
 
 class DeviceKey(Model):
-    """An edit key this device was given (it started the book or opened its edit link), so that
-    the book's page shows the edit link again."""
+    """An edit key this device was given: it started the book or opened its edit link.
+
+    The book's page shows the edit link again from it."""
 
     __tablename__ = "device_keys"
 
@@ -53,8 +55,10 @@ def ensure_device() -> str:
 
 
 def seal(secret: str, key: str) -> str:
-    """The key as the device's row keeps it: encrypted and authenticated with the device's
-    secret (Fernet: AES-128-CBC and HMAC-SHA256, from the cryptography library).
+    """The key as the device's row keeps it.
+
+    Encrypted and authenticated with the device's secret (Fernet: AES-128-CBC and HMAC-SHA256, from
+    the cryptography library).
 
     >>> secret = Fernet.generate_key().decode()
     >>> sealed = seal(secret, "k" * 43)
@@ -80,9 +84,10 @@ def _secret() -> str:
 
 
 def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
-    """Keep an edit key in the device's rows: a rubber's in ``keys``, a group's in
-    ``group_keys``, a bidding game's in ``bidding_keys``. The keys an older session carried
-    in its cookie move here with it, and leave the cookie."""
+    """Keep an edit key in the device's rows.
+
+    A rubber's in ``keys``, a group's in ``group_keys``, a bidding game's in ``bidding_keys``. The
+    keys an older session carried in its cookie move here with it, and leave the cookie."""
     assert book in BOOKS, book
     device = ensure_device()
     given = {(book, owner_id): key}
@@ -109,8 +114,9 @@ def remember_key(owner_id: str, key: str, book: str = "keys") -> None:
 
 
 def held_key(owner_id: str, book: str = "keys") -> str | None:
-    """The edit key this device was given for the book, if it was (or an older session's
-    cookie still carries it)."""
+    """Return the edit key this device was given for the book, if it was.
+
+    An older session's cookie may still carry it instead."""
     device = current_device()
     if not device:
         return None

@@ -1,5 +1,6 @@
-"""Error pages in the reader's language, and JSON errors under /api/: never a bare 500 page;
-a database that cannot be read or written is 503, said so."""
+"""Error pages in the reader's language, and JSON errors under /api/.
+
+Never a bare 500 page; a database that cannot be read or written is 503, said so."""
 
 from __future__ import annotations
 
@@ -52,9 +53,10 @@ def handle_http_error(error: HTTPException) -> Any:
 
 
 def unavailable(error: Exception) -> bool:
-    """Whether a database error means the database is out of reach (disk full, read-only file
-    or folder, server gone), not a bug in a statement: SQLite's result code, PostgreSQL's
-    SQLSTATE, or a connection that could not be made."""
+    """Return whether a database error means the database is out of reach, not a bug in a statement.
+
+    Out of reach is a disk full, a read-only file or folder, or a server gone; SQLite's result code,
+    PostgreSQL's SQLSTATE, or a connection that could not be made tells."""
     if isinstance(error, DBAPIError):
         if error.connection_invalidated:
             return True
@@ -70,9 +72,10 @@ def unavailable(error: Exception) -> bool:
 
 
 def handle_database_error(error: Exception) -> Any:
-    """503 with a sentence (a page, or the API's error), for a database out of reach; any other
-    database error goes on to be the 500 it is. A write refused so was not acknowledged, and
-    the transaction is rolled back with the request's session: nothing stored changes."""
+    """Answer 503 with a sentence (a page, or the API's error), for a database out of reach.
+
+    Any other database error goes on to be the 500 it is. A write refused so was not acknowledged,
+    and the transaction is rolled back with the request's session: nothing stored changes."""
     if not unavailable(error):
         raise error
     # The address's rule, not the address: an edit link's key stays out of the log.
@@ -100,8 +103,10 @@ def handle_database_error(error: Exception) -> Any:
 
 
 def database_errors() -> tuple[type[Exception], ...]:
-    """SQLAlchemy's wrapped errors, and the drivers' own, which a raw connection raises as they
-    are (the rubber page's query, opening a connection from the pool)."""
+    """Return SQLAlchemy's wrapped errors, and the drivers' own.
+
+    A raw connection raises the drivers' errors as they are (the rubber page's query, opening a
+    connection from the pool)."""
     classes: list[type[Exception]] = [DBAPIError, sqlite3.Error]
     try:
         import psycopg

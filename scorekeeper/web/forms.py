@@ -22,8 +22,9 @@ WTFORMS_MESSAGES = (
 
 
 class _Translations:
-    """WTForms asks this for its messages (a form asks for one per field as it is made); the
-    app's catalogue in the page's locale answers, looked up once per form."""
+    """The translations WTForms asks for its messages: the app's catalogue in the page's locale.
+
+    A form asks for one per field as it is made; the catalogue is looked up once per form."""
 
     def __init__(self) -> None:
         self._catalogue = get_translations()

@@ -9,9 +9,11 @@ FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-dat
 
 
 def refuse_nul() -> None:
-    """No address or form field needs a NUL character, and PostgreSQL cannot hold one: an
-    address with one names nothing (404), a query or form field with one is refused (400). JSON bodies
-    are the API's to refuse, field by field."""
+    """Refuse the NUL character in an address or a form field.
+
+    No address or form field needs a NUL character, and PostgreSQL cannot hold one: an address with
+    one names nothing (404), a query or form field with one is refused (400). JSON bodies are the
+    API's to refuse, field by field."""
     if "\x00" in request.path:
         abort(404)
     if any("\x00" in value for _, value in request.args.items(True)):

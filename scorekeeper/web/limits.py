@@ -1,5 +1,7 @@
-"""Rate limits on what creates: rubbers, groups, bidding games and imports, per client address,
-applied by endpoint here so the views need not know (docs/decisions.md, "Rate limits")."""
+"""Rate limits on what creates.
+
+Rubbers, groups, bidding games and imports, per client address, applied by endpoint here so the
+views need not know (docs/decisions.md, "Rate limits")."""
 
 from __future__ import annotations
 
@@ -71,8 +73,10 @@ def too_many(error: RateLimitExceeded) -> Any:
 
 
 def init_app(app: Flask) -> Limiter:
-    """Limit the app's creations, once its blueprints are registered: counters in memory, or in
-    the storage of RATELIMIT_STORAGE_URI (Redis) that several servers share."""
+    """Limit the app's creations, once its blueprints are registered.
+
+    Counters in memory, or in the storage of RATELIMIT_STORAGE_URI (Redis) that several servers
+    share."""
     limiter = Limiter(get_remote_address, app=app)
     # The limiter's wrappers hold it weakly: the app keeps it.
     app.extensions["scorekeeper.limits"] = limiter

@@ -25,8 +25,9 @@ PAGES_KEPT = 256
 
 
 class _Kept:
-    """A bounded least-recently-used map: cachetools' LRUCache, one thread at a time (the
-    development server answers in threads; cachetools leaves locking to its caller)."""
+    """A bounded least-recently-used map: cachetools' LRUCache, one thread at a time.
+
+    The development server answers in threads; cachetools leaves locking to its caller."""
 
     def __init__(self, size: int) -> None:
         self._items: LRUCache[Hashable, Any] = LRUCache(maxsize=size)
@@ -65,9 +66,10 @@ class Answer:
 
 
 class PageCache:
-    """Renderings shared by every phone, with the per-answer parts cut out; and each phone's
-    last answer, which it is given again (as a browser would show its cached copy after a 304)
-    until the rubber changes."""
+    """Renderings shared by every phone, and each phone's last answer.
+
+    The renderings have the per-answer parts cut out. A phone is given its last answer again (as a
+    browser would show its cached copy after a 304) until the rubber changes."""
 
     def __init__(self, size: int = PAGES_KEPT) -> None:
         self.renders = _Kept(size)
@@ -105,8 +107,9 @@ def pages() -> PageCache:
 
 
 def build_id(app: Flask) -> str:
-    """A hash of the code, templates, catalogues and static files this worker renders with:
-    part of each ETag, so a new release never answers 304 for a page the old one rendered."""
+    """Return a hash of the code, templates, catalogues and static files this worker renders with.
+
+    It is part of each ETag, so a new release never answers 304 for a page the old one rendered."""
     digest = hashlib.sha256()
     folders = [
         (Path(app.root_path), "*.py"),  # the engine's rules and the views' wording

@@ -1,6 +1,7 @@
-"""Histories read one page at a time from an index: "Older" and "Newer" links carry the id of
-the row the page starts after, so a page costs the same at the top of a long history as deep
-in it, and nothing is counted."""
+"""Histories read one page at a time from an index.
+
+"Older" and "Newer" links carry the id of the row the page starts after, so a page costs the same at
+the top of a long history as deep in it, and nothing is counted."""
 
 from __future__ import annotations
 
@@ -16,8 +17,9 @@ Row = TypeVar("Row")
 
 @dataclass(frozen=True)
 class Page(Generic[Row]):
-    """The rows of one page, newest first, and the ids the links to its neighbours start from
-    (None when there is nothing that way)."""
+    """The rows of one page, newest first, and the ids the links to its neighbours start from.
+
+    An id is None when there is nothing that way."""
 
     items: list[Row]
     newer: str | None
@@ -27,8 +29,9 @@ class Page(Generic[Row]):
 def _after(
     order: tuple[Any, Any], cursor: tuple[Any, Any], *, older: bool
 ) -> sa.ColumnElement[bool]:
-    """Rows strictly older (or newer) than the cursor in the order of two columns. The first
-    comparison alone bounds an index range; the second settles rows of the same time."""
+    """Return rows strictly older (or newer) than the cursor in the order of two columns.
+
+    The first comparison alone bounds an index range; the second settles rows of the same time."""
     first, second = order
     if older:
         return sa.and_(first <= cursor[0], sa.or_(first < cursor[0], second < cursor[1]))
@@ -44,9 +47,11 @@ def page(
     before: tuple[Any, Any] | None = None,
     after: tuple[Any, Any] | None = None,
 ) -> Page[Any]:
-    """One page of ``query`` in the descending ``order``: the newest rows, those older than
-    ``before`` or those newer than ``after`` (a sort key each); ``key(row)`` is a row's id for
-    the links. A page newer than ``after`` that reaches the newest row is the first page."""
+    """Return one page of ``query`` in the descending ``order``.
+
+    The page holds the newest rows, those older than ``before`` or those newer than ``after`` (a
+    sort key each); ``key(row)`` is a row's id for the links. A page newer than ``after`` that
+    reaches the newest row is the first page."""
     newest = (order[0].desc(), order[1].desc())
     if after is not None:
         rows = list(

@@ -23,6 +23,7 @@ SHELL = (
     "bidding.js",
     "wakelock.js",
     "cards.js",
+    "network.js",
     "icons/icon.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",

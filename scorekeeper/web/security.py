@@ -34,9 +34,10 @@ def _until(_key: Any, value: tuple[float, dict[str, Any]], _now: float) -> float
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The signed-cookie session, marked Secure whenever the request came over HTTPS, and then
-    named with the ``__Host-`` prefix (SESSION_COOKIE_HTTPS_PREFIX): a browser keeps such a
-    cookie only from this very host over https, for the whole site, so no sibling subdomain or
+    """The signed-cookie session, marked Secure whenever the request came over HTTPS.
+
+    It is then named with the ``__Host-`` prefix (SESSION_COOKIE_HTTPS_PREFIX): a browser keeps such
+    a cookie only from this very host over https, for the whole site, so no sibling subdomain or
     plain-http page can plant a session of its own. Over plain http (``make run``) it keeps the
     plain name, which browsers would refuse with the prefix.
 
@@ -129,15 +130,17 @@ HEADERS = (
 
 
 def holds_edit_key() -> None:
-    """Mark this answer as one that shows an edit key (an edit link, the offline sync's key):
-    no cache, the browser's included, may keep a copy of it (``Cache-Control: no-store``)."""
+    """Mark this answer as one that shows an edit key (an edit link, the offline sync's key).
+
+    No cache, the browser's included, may keep a copy of it (``Cache-Control: no-store``)."""
     g.holds_edit_key = True
 
 
 def _headers(response: Response) -> Response:
-    """Each of HEADERS that the view did not set itself (one look at the headers for all);
-    no-store for an answer that shows an edit key; a JSON answer is an attachment; over https,
-    Strict-Transport-Security too: the phone comes back over https only."""
+    """Add each of HEADERS that the view did not set itself (one look at the headers for all).
+
+    Set no-store for an answer that shows an edit key; a JSON answer is an attachment; over
+    https, Strict-Transport-Security too: the phone comes back over https only."""
     present = {name.lower() for name, _ in response.headers.items()}
     for name, value in HEADERS:
         if name.lower() not in present:

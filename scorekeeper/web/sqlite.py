@@ -1,5 +1,6 @@
-"""What SQLite needs that PostgreSQL does not: the pragmas of every connection, and the queue
-its writers of a hand wait in."""
+"""What SQLite needs that PostgreSQL does not.
+
+The pragmas of every connection, and the queue its writers of a hand wait in."""
 
 from __future__ import annotations
 
@@ -46,9 +47,10 @@ def init_app(app: Flask) -> None:
 
 
 class _Turn:
-    """A process's place in the queue of one database's writers: its threads take turns at a
-    lock of the process, then the process at the lock file (filelock's flock, on a descriptor
-    opened in this process, so a forked worker never shares its parent's)."""
+    """A process's place in the queue of one database's writers.
+
+    Its threads take turns at a lock of the process, then the process at the lock file (filelock's
+    flock, on a descriptor opened in this process, so a forked worker never shares its parent's)."""
 
     def __init__(self, database: str) -> None:
         self.threads = threading.Lock()

@@ -1,5 +1,6 @@
-"""Ids, edit keys and write keys every feature stores the same way, and how a write that lost a
-race to another one is told from one that failed.
+"""Ids, edit keys and write keys every feature stores the same way.
+
+It also tells a write that lost a race to another one from one that failed.
 
 The rubbers keep copies of these in ``rubbers/store.py``; the features added since use these.
 """

@@ -106,8 +106,9 @@ def english(app: Flask) -> Any:
 
 
 def schema_errors(value: Any, schema: dict[str, Any], doc: dict[str, Any]) -> list[str]:
-    """The places where ``value`` breaks ``schema`` (empty when it conforms), its references
-    resolved in ``doc`` (JSON Schema 2020-12, as OpenAPI 3.1 has it)."""
+    """Return the places where ``value`` breaks ``schema`` (empty when it conforms).
+
+    Its references are resolved in ``doc`` (JSON Schema 2020-12, as OpenAPI 3.1 has it)."""
     root = {**schema, "components": doc["components"]}
     validator = jsonschema_rs.Draft202012Validator(root)
     return [

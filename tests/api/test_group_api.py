@@ -1,5 +1,6 @@
-"""The groups' JSON API of API.md ("Review"): shapes field by field, keys, export and import,
-the seat cache against a full recompute, and SQL queries that do not grow with the group."""
+"""The groups' JSON API of API.md ("Review"): shapes field by field, keys, export and import.
+
+Also the seat cache against a full recompute, and SQL queries that do not grow with the group."""
 
 from __future__ import annotations
 
@@ -357,8 +358,10 @@ def test_import_takes_files_larger_than_other_requests(client: FlaskClient) -> N
 
 
 def assert_totals_are_the_recount(app: Flask, group_id: str, step: object) -> statistics.GroupStats:
-    """The group's stored totals equal a full recompute from the stored hands (statistics and
-    ratings), a recount from its seat rows, and its rubbers counted."""
+    """Assert the group's stored totals equal a full recompute from the stored hands.
+
+    The full recompute gives the statistics and ratings; the totals also equal a recount from its
+    seat rows, and its rubbers are counted."""
     with app.app_context():
         cached = group_store.stats(group_id)
         assert cached == full_recompute(group_id), step
@@ -377,9 +380,10 @@ def assert_totals_are_the_recount(app: Flask, group_id: str, step: object) -> st
 
 
 def test_the_cache_follows_every_kind_of_write(app: Flask, client: FlaskClient) -> None:
-    """Random hands, edits and undos on rubbers of one group, new rubbers, a rubber moved in
-    and an import; after every write the stored totals and ratings equal a full recompute
-    from the stored hands."""
+    """Random writes to a group: hands, edits and undos, new rubbers, a rubber moved in, an import.
+
+    The hands, edits and undos are on rubbers of the group. After every write the stored totals and
+    ratings equal a full recompute from the stored hands."""
     rng = random.Random(7)
     names = ["Ana", "rui", "Eva", "ZÉ", " bea", "Tó", "Mia", "ana "]
     group = new_group(client)
@@ -444,8 +448,9 @@ def test_the_cache_follows_every_kind_of_write(app: Flask, client: FlaskClient) 
 
 
 def review_urls(group_id: str, rubber_ids: list[str], page: int) -> dict[str, str]:
-    """The review pages of a group, its history at the place where page ``page`` (of 20
-    rubbers, newest first) starts: its "Older" link from the page before."""
+    """Return the review pages of a group, its history at the place where page ``page`` starts.
+
+    Pages are of 20 rubbers, newest first; the place is the "Older" link from the page before."""
     middle = rubber_ids[len(rubber_ids) // 2]
     above = rubber_ids[-(page - 1) * 20]
     return {
@@ -482,8 +487,9 @@ def test_queries_per_page_do_not_grow_with_the_group(app: Flask) -> None:
 
 
 def test_a_phones_history_takes_the_same_queries_however_long(app: Flask) -> None:
-    """Page 1 and a deep page of a phone's history of 2,000 rubbers take the queries they take
-    for 100 (and the same rows: 20 rubbers of 20 hands)."""
+    """A phone's history of 2,000 rubbers takes the queries of 100, on page 1 and a deep page.
+
+    They read the same rows too: 20 rubbers of 20 hands."""
     histories = {
         phone: bulk_group(app, count, phone, device=phone)[1]
         for phone, count in (("short", 100), ("long", 2000))
@@ -593,8 +599,10 @@ class GroupTargets:
         }
 
     def aim(self, case: Any, path: str, data: Any) -> None:
-        """Point some cases at the empty group, the import at real rubbers and the adoption at
-        the loose rubber, on the case's own copies (tests/support/fuzzing.py says why)."""
+        """Aim some cases, on the case's own copies (tests/support/fuzzing.py says why).
+
+        Some point at the empty group, the import at real rubbers and the adoption at the loose
+        rubber."""
         from hypothesis import strategies as st
 
         detach(case)
@@ -623,8 +631,9 @@ def group_strategy(app: Flask, method: str, path: str) -> Any:
 def test_generated_requests_never_fail_the_server(
     app: Flask, client: FlaskClient, method: str, path: str
 ) -> None:
-    """Whatever is sent with the group's real key, the answer is below 500, a refusal says why
-    and stores nothing (test_fuzz.py aims only at rubbers)."""
+    """Whatever is sent with the group's real key, the answer is below 500.
+
+    A refusal says why and stores nothing (test_fuzz.py aims only at rubbers)."""
     from hypothesis import given
     from hypothesis import strategies as st
 
@@ -650,9 +659,10 @@ def test_generated_requests_never_fail_the_server(
 def test_aimed_cases_leave_what_the_strategy_draws_as_it_was(
     app: Flask, client: FlaskClient, seed: int
 ) -> None:
-    """The same seed draws the same cases, however the cases before were aimed: the adoption's
-    negative bodies include one ``{}`` shared by every case that draws it, which aiming in place
-    turned into a valid body and Hypothesis into FlakyStrategyDefinition."""
+    """The same seed draws the same cases, however the cases before were aimed.
+
+    The adoption's negative bodies include one ``{}`` shared by every case that draws it, which
+    aiming in place turned into a valid body and Hypothesis into FlakyStrategyDefinition."""
     import schemathesis
     from hypothesis import given, settings
     from hypothesis import seed as with_seed

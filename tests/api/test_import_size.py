@@ -1,6 +1,8 @@
-"""A group import is capped and written in batches: one of more rubbers or hands than an import
-takes is refused at once, before any of it is read or scored, and stores nothing; one that is
-taken lets the other tables' hands through while it is written (api/groups.py, "Import")."""
+"""A group import is capped and written in batches.
+
+One of more rubbers or hands than an import takes is refused at once, before any of it is read or
+scored, and stores nothing; one that is taken lets the other tables' hands through while it is
+written (api/groups.py, "Import")."""
 
 from __future__ import annotations
 
@@ -75,8 +77,9 @@ def test_an_import_at_the_rubber_cap_is_taken(client: FlaskClient) -> None:
 
 
 def test_an_import_in_batches_rates_like_one_written_at_once(client: FlaskClient) -> None:
-    """Each batch is rated when it is written: the ratings after the import are those of the
-    same rubbers played one by one."""
+    """Each batch is rated when it is written.
+
+    The ratings after the import are those of the same rubbers played one by one."""
     won = {"kind": "played", "points": [91, 29]}
     rubbers = [
         {
@@ -102,8 +105,10 @@ def test_an_import_in_batches_rates_like_one_written_at_once(client: FlaskClient
 def test_a_hand_at_another_table_is_answered_while_a_large_import_is_written(
     tmp_path: Path,
 ) -> None:
-    """On a real server on 127.0.0.1: a table records a hand every few milliseconds while the
-    largest import is written; each is answered within a bound, and several during it."""
+    """On a real server on 127.0.0.1.
+
+    A table records a hand every few milliseconds while the largest import is written; each is
+    answered within a bound, and several during it."""
     config = {"SECRET_KEY": "x", "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False}
     with fresh_app(tmp_path / "busy.sqlite3", config) as app, served(app) as base:
         client = app.test_client()

@@ -1,5 +1,7 @@
-"""The API takes a body only as application/json: a web page can make a visitor's browser
-send text/plain, or a form, anywhere without asking, never JSON."""
+"""The API takes a body only as application/json.
+
+A web page can make a visitor's browser send text/plain, or a form, anywhere without asking, never
+JSON."""
 
 from __future__ import annotations
 

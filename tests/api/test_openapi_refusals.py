@@ -1,6 +1,8 @@
-"""The OpenAPI document lists the refusals answered before any view: 415 on every operation
-that takes a body, 429 (with Retry-After) on every rate-limited one; and each is answered as
-listed, in the error shape, its sentence in the reader's language (api/openapi.py)."""
+"""The OpenAPI document lists the refusals answered before any view.
+
+415 on every operation that takes a body, 429 (with Retry-After) on every rate-limited one; and each
+is answered as listed, in the error shape, its sentence in the reader's language (api/openapi.py).
+"""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The JSON API of bidding Sueca (API.md, "Bidding Sueca"), through the test client: the worked
-example, the state's fields, writes with keys and versions, and every refusal with its code,
-in the reader's language, storing nothing."""
+"""The JSON API of bidding Sueca (API.md, "Bidding Sueca"), through the test client.
+
+The worked example, the state's fields, writes with keys and versions, and every refusal with its
+code, in the reader's language, storing nothing."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Counting a pile of a bidding game with the table's deck: 40 cards, or 48 with the 9s and 8s
-for six, the total filled into the hand form to be confirmed; nothing stored by counting."""
+"""Counting a pile of a bidding game with the table's deck: 40 cards, or 48 for six.
+
+Six players add the 9s and 8s; the total is filled into the hand form to be confirmed; nothing is
+stored by counting."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""A group's bidding games: joined with the group's key, listed in its history, counted in
-statistics of their own (games played and won, bids made and failed, the average bid) and
-never in the rubbers' statistics or ratings."""
+"""A group's bidding games: joined with the group's key, listed in its history, counted apart.
+
+They are counted in statistics of their own (games played and won, bids made and failed, the average
+bid) and never in the rubbers' statistics or ratings."""
 
 from __future__ import annotations
 

@@ -1,6 +1,7 @@
-"""The pages of bidding Sueca through the test client: starting from home in one tap, the game
-page, recording, refusing, undoing and editing hands, the edit and follow links, the history
-and the languages."""
+"""The pages of bidding Sueca through the test client.
+
+Starting from home in one tap, the game page, recording, refusing, undoing and editing hands, the
+edit and follow links, the history and the languages."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The writes of a bidding game: the cached scores are the fold, the edit key is kept as a hash,
-idempotency keys and versions as for rubbers, and a refused write stores nothing."""
+"""The writes of a bidding game: the cached scores are the fold, the edit key is kept as a hash.
+
+Idempotency keys and versions work as for rubbers, and a refused write stores nothing."""
 
 from __future__ import annotations
 

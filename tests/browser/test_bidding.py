@@ -1,6 +1,7 @@
-"""Bidding Sueca on a 390×844 phone: a game started from home in one tap, a hand in at most 5
-taps, every target 48 px, a follower's page that shows a new hand by itself, and hands kept
-offline sent once when the network returns."""
+"""Bidding Sueca on a 390×844 phone: a game started from home in one tap, a hand in at most 5 taps.
+
+Every target is 48 px, a follower's page shows a new hand by itself, and hands kept offline are sent
+once when the network returns."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.browser.test_offline import go_offline, wait_until_kept
+from tests.browser.test_offline import go_offline, go_online, wait_until_kept
 from tests.browser.test_one_thumb import Thumb, measure, too_small
 
 PAGE = re.compile(r"/b/([A-Za-z0-9_-]{32})$")
@@ -166,7 +167,7 @@ def test_hands_recorded_offline_are_sent_once(live_server: str, phone: Any) -> N
     phone.reload()  # the worker's copy, the hands still waiting
     expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
     expect(pending).to_have_count(2)
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(pending).to_have_count(0)
     expect(phone.locator(".bidding-log tr.changes")).to_have_count(2)
     state = phone.context.request.get(f"{live_server}/api/v1/bidding/{game_id}").json()

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from typing import Any
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.support.records import FULL_RECORD
@@ -39,7 +41,7 @@ def test_count_a_pile_by_tapping_its_cards_then_record_it(live_server: str, phon
     for card in ("AS", "7S", "KH"):
         phone.locator(f'label[data-card="{card}"]').tap()
     phone.get_by_role("radio", name="Eles").check()
-    phone.get_by_role("button", name="Usar estes pontos").tap()
+    phone.get_by_role("button", name="Preencher a mão com estes pontos").tap()
 
     # Back on the hand form, filled in for the person to confirm.
     expect(phone).to_have_url(re.compile(re.escape(rubber_url) + r"\?points=25&team=1"))
@@ -111,3 +113,114 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
     phone.locator(".hands li").first.locator("a").first.tap()
     expect(phone.locator("li[data-trick]")).to_have_count(10)
     expect(phone.locator("li[data-trick='1']")).to_contain_text("vaza de Lugar 2, 24 pontos")
+
+
+def test_the_count_says_its_points_only_fill_the_hand_form(live_server: str, phone: Any) -> None:
+    new_rubber(phone, live_server)
+    phone.get_by_role("link", name="Contar um monte").tap()
+    fill = phone.get_by_role("button", name="Preencher a mão com estes pontos")
+    expect(fill).to_be_visible()
+    expect(fill).to_have_accessible_description(
+        "Nada fica registado aqui: a mão regista-se na partida, com «Registar»."
+    )
+    expect(phone.get_by_text("Nada fica registado aqui")).to_be_visible()
+
+
+def start_replay(page: Any, live_server: str) -> str:
+    rubber_url = new_rubber(page, live_server)
+    page.get_by_role("link", name="Registar vaza a vaza").tap()
+    page.locator('button[data-trump="H"]').tap()
+    expect(page.locator("[data-to-play]")).to_have_text("Vaza 1: sai Lugar 2.")
+    return rubber_url
+
+
+def play(page: Any, cards: list[str]) -> None:
+    for card in cards:
+        page.locator(f'button[name="card"][data-card="{card}"]').tap()
+        expect(
+            page.locator(f'.slots [data-card="{card}"], .trick-list [data-card="{card}"]')
+        ).to_have_count(1)
+
+
+def test_a_record_in_progress_survives_a_reload_and_a_return(live_server: str, phone: Any) -> None:
+    rubber_url = start_replay(phone, live_server)
+    play(phone, FULL_RECORD[0] + FULL_RECORD[1][:2])
+    kept = phone.locator("[data-kept]")
+
+    phone.reload()  # pull-to-refresh: a fresh page, and the record is offered back
+    expect(kept).to_be_visible()
+    expect(kept).to_contain_text("(6 de 40 cartas)")
+    phone.get_by_role("button", name="Continuar esta mão").tap()
+    expect(kept).to_be_hidden()
+    expect(phone.locator("strong[data-trump]")).to_contain_text("copas")
+    expect(phone.locator(".trick-list [data-card]")).to_have_count(4)
+    expect(phone.locator(".slots [data-card]")).to_have_count(2)
+    expect(phone.locator("[data-to-play]")).to_have_text("Joga Lugar 4.")
+    play(phone, FULL_RECORD[1][2:])
+    expect(phone.locator(".trick-result")).to_have_count(2)
+
+    # Back to the rubber and in again: the record is still there, asked about first.
+    phone.get_by_role("link", name="Voltar à partida").tap()
+    expect(phone).to_have_url(rubber_url)
+    phone.get_by_role("link", name="Registar vaza a vaza").tap()
+    expect(kept).to_contain_text("(8 de 40 cartas)")
+    # Nothing else can be tapped until the question is answered.
+    expect(phone.locator("form[data-swap]")).to_have_attribute("inert", "")
+    phone.get_by_role("button", name="Descartar e começar de novo").tap()
+    expect(kept).to_be_hidden()
+    phone.reload()
+    expect(phone.locator('button[data-trump="H"]')).to_be_visible()
+    expect(kept).to_be_hidden()  # thrown away, as asked
+
+
+def test_a_recorded_hand_leaves_no_record_to_offer(live_server: str, phone: Any) -> None:
+    start_replay(phone, live_server)
+    play(phone, [card for trick in FULL_RECORD for card in trick])
+    phone.locator("[data-finish]").tap()
+    phone.get_by_role("button", name="Registar a mão").tap()
+    expect(phone.locator(".scoreline .games")).to_have_text("0 – 1")
+    phone.get_by_role("link", name="Registar vaza a vaza").tap()
+    expect(phone.get_by_text("Mão 2: dá Lugar 2, sai Lugar 3.")).to_be_visible()
+    expect(phone.locator("[data-kept]")).to_be_hidden()
+    assert (
+        phone.evaluate(
+            "() => Object.keys(localStorage).filter((k) => k.startsWith('sueca.replay'))"
+        )
+        == []
+    )
+
+
+@pytest.fixture(params=[(390, 844), (360, 640)], ids=["390x844", "360x640"])
+def sized_phone(request: Any, browser: Any) -> Iterator[Any]:
+    width, height = request.param
+    context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": height}})
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def test_the_card_grid_stays_in_place_as_tricks_are_entered(
+    live_server: str, sized_phone: Any
+) -> None:
+    page = sized_phone
+    start_replay(page, live_server)
+    height = page.viewport_size["height"]
+    deck_top = (
+        "() => Math.round(document.querySelector('.deck').getBoundingClientRect().top + scrollY)"
+    )
+    scroll = "() => scrollY"
+    tops = []
+    for number, trick in enumerate(FULL_RECORD[:8], start=1):
+        for card in trick:
+            button = page.locator(f'button[name="card"][data-card="{card}"]')
+            box = button.bounding_box()
+            assert box is not None
+            # Each card is on screen where the thumb is: tapped without a scroll first.
+            assert box["y"] >= 0 and box["y"] + box["height"] <= height, (number, card, box)
+            page.touchscreen.tap(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+            expect(
+                page.locator(f'.slots [data-card="{card}"], .trick-list [data-card="{card}"]')
+            ).to_have_count(1)
+        expect(page.locator(".trick-result")).to_have_count(number)
+        tops.append((page.evaluate(deck_top), page.evaluate(scroll)))
+    assert len(set(tops)) == 1, tops  # neither the grid nor the page moved

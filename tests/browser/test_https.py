@@ -1,5 +1,7 @@
-"""A phone on the real address: Chromium through deploy/nginx.conf's nginx over https (a
-certificate of the test's own, so the context ignores that it is self-signed), gunicorn behind.
+"""A phone on the real address: Chromium through deploy/nginx.conf's nginx over https.
+
+The nginx has a certificate of the test's own, so the context ignores that it is self-signed;
+gunicorn is behind it.
 
 The service worker registers, every link the page gives is https, the answers carry HSTS and
 the session cookie is the __Host- one, Secure.
@@ -29,9 +31,11 @@ def stack(tmp_path: Path) -> Iterator[Stack]:
 
 @pytest.fixture
 def https_phone(browser: Any, stack: Stack) -> Iterator[Any]:
-    """A phone that trusts the proxy's certificate. The context ignores certificate errors for
-    pages, but Chromium refuses a service worker's script behind one all the same: this browser
-    trusts the certificate by its key, as a phone trusts a real one."""
+    """Return a phone that trusts the proxy's certificate.
+
+    The context ignores certificate errors for pages, but Chromium refuses a service worker's script
+    behind one all the same: this browser trusts the certificate by its key, as a phone trusts a
+    real one."""
     trust = f"--ignore-certificate-errors-spki-list={stack.front.spki}"
     trusting = browser.browser_type.launch(executable_path=CHROMIUM, args=[*CHROMIUM_ARGS, trust])
     context = trusting.new_context(**PHONE, ignore_https_errors=True)

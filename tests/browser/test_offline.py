@@ -44,10 +44,28 @@ def start_kept_rubber(live_server: str, phone: Any) -> str:
     return found.group(1)
 
 
+def _no_network(route: Any) -> None:
+    route.abort("internetdisconnected")
+
+
 def go_offline(phone: Any) -> None:
-    """No network, and the page knows it (the switch reaches the page a moment later)."""
+    """No network, and the page knows it (the switch reaches the page a moment later).
+
+    ``set_offline`` is an emulation that Playwright sends to each target of the context (the
+    page, the service worker) and to a new target only as it attaches (a restarted worker, a
+    document in a new process): until then that target's requests reach the server. So every
+    request of the context is also refused on its way out, as a phone with no network would
+    find it, and no hand can arrive while the test says there is no network.
+    """
+    phone.context.route("**/*", _no_network)
     phone.context.set_offline(True)
     phone.wait_for_function("() => !navigator.onLine")
+
+
+def go_online(phone: Any) -> None:
+    """The network back: requests go through again, then the page hears the online event."""
+    phone.context.unroute("**/*", _no_network)
+    phone.context.set_offline(False)
 
 
 def hands_on_the_server(phone: Any, live_server: str, rubber_id: str) -> list[tuple[Any, ...]]:
@@ -84,7 +102,7 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     expect(pending.nth(0)).to_contain_text("ainda não enviada")
     assert hands_on_the_server(phone, live_server, rubber_id) == []
 
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(pending).to_have_count(0)
     expect(score).to_have_text("1 – 0")  # the page came back from the server
     expect(phone.locator("html")).not_to_have_attribute("data-offline-copy", "")
@@ -120,7 +138,7 @@ def test_a_hand_refused_when_it_is_sent_is_shown_and_kept(
     second_phone.get_by_role("button", name="Registar", exact=True).tap()
     expect(second_phone.locator(".scoreline .games")).to_have_text("0 – 1")
 
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(pending).to_have_count(1)
     expect(pending).to_contain_text("não enviada")
     expect(pending).to_contain_text("Outra pessoa registou uma mão")
@@ -146,7 +164,7 @@ def test_a_refused_hand_can_be_discarded(live_server: str, phone: Any) -> None:
     phone.get_by_label("Pontos", exact=True).fill("119")  # no cards add up to 119
     phone.get_by_role("button", name="Registar", exact=True).tap()
     expect(pending).to_have_count(1)
-    phone.context.set_offline(False)
+    go_online(phone)
     expect(pending.locator(".error")).to_contain_text("119")
     pending.get_by_role("button", name="Descartar").tap()
     expect(pending).to_have_count(0)
@@ -156,8 +174,10 @@ def test_a_refused_hand_can_be_discarded(live_server: str, phone: Any) -> None:
 def test_a_post_that_gets_no_answer_keeps_the_hand_and_sends_it_once(
     live_server: str, phone: Any
 ) -> None:
-    """The phone thinks it is online but the post never comes back (a café's Wi-Fi with no
-    internet behind it): the hand is kept with the form's key and sent once the way is clear."""
+    """The phone thinks it is online but the post never comes back.
+
+    As on a café's Wi-Fi with no internet behind it: the hand is kept with the form's key and sent
+    once the way is clear."""
     rubber_id = start_kept_rubber(live_server, phone)
     form_post = f"{live_server}/r/{rubber_id}/hands"
     phone.route(form_post, lambda route: route.abort("internetdisconnected"))
@@ -202,8 +222,9 @@ def test_a_post_that_arrived_but_lost_its_answer_is_not_recorded_twice(
 def test_a_rubber_opened_before_the_worker_ran_is_kept_too(
     live_server: str, phone: Any, second_phone: Any
 ) -> None:
-    """The second phone's very first page is the rubber, from its edit link: the worker was not
-    there to see it load, so the page asks it to keep a copy."""
+    """The second phone's very first page is the rubber, from its edit link.
+
+    The worker was not there to see it load, so the page asks it to keep a copy."""
     start_kept_rubber(live_server, phone)
     second_phone.goto(phone.locator("#edit-url").input_value())
     expect(second_phone).to_have_url(PAGE)
@@ -232,9 +253,10 @@ SHELL_ANSWER = """async (address) => {
 def test_a_page_of_a_new_release_gets_the_new_files_not_the_workers_old_copy(
     live_server: str, phone: Any
 ) -> None:
-    """The worker answers the very stylesheet a page names from its copy; an address of another
-    release (another hash) goes to the server, so new HTML never comes with an old stylesheet.
-    Offline, any copy of the file does rather than none."""
+    """The worker answers the very stylesheet a page names from its copy.
+
+    An address of another release (another hash) goes to the server, so new HTML never comes with an
+    old stylesheet. Offline, any copy of the file does rather than none."""
     start_kept_rubber(live_server, phone)
     named = phone.evaluate("() => document.querySelector('link[rel=stylesheet]').href")
     assert "?v=" in named
@@ -244,3 +266,22 @@ def test_a_page_of_a_new_release_gets_the_new_files_not_the_workers_old_copy(
     go_offline(phone)
     assert phone.evaluate(SHELL_ANSWER, named)[0] == 200
     assert phone.evaluate(SHELL_ANSWER, other) == [200, "public, max-age=31536000, immutable"]
+
+
+def test_a_new_rubber_offline_says_it_needs_the_network(live_server: str, phone: Any) -> None:
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    wait_until_kept(phone)
+    go_offline(phone)
+    phone.reload()  # the worker's copy of the home page
+    expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    alert = phone.get_by_role("alert").filter(has_text="Sem rede")
+    expect(alert).to_have_text(
+        "Sem rede: começar uma partida ou um jogo precisa dela. Tente de novo quando a rede voltar."
+    )
+    expect(phone).to_have_url(live_server + "/")
+    go_online(phone)
+    phone.wait_for_function("() => navigator.onLine")
+    phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
+    expect(phone).to_have_url(PAGE)  # online, the same button starts it

@@ -1,5 +1,7 @@
-"""One thumb at the table, on a 390×844 phone: taps counted, targets measured, the hand's
-controls in the lower half of the screen, portrait and landscape, no accidental zoom."""
+"""One thumb at the table, on a 390×844 phone: taps counted, targets measured.
+
+The hand's controls are in the lower half of the screen, portrait and landscape, and there is no
+accidental zoom."""
 
 from __future__ import annotations
 

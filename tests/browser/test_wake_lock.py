@@ -120,8 +120,9 @@ def test_without_the_api_a_note_instead_of_the_toggle(live_server: str, phone: A
 
 
 def test_the_real_browser_answers_one_way_or_the_other(live_server: str, phone: Any) -> None:
-    """Headless Chromium has the API; whether it grants the lock is up to it, but the page says
-    which."""
+    """Headless Chromium has the API; whether it grants the lock is up to it.
+
+    The page says which."""
     rubber_page(live_server, phone)
     phone.get_by_role("button", name="Manter o ecrã ligado").tap()
     expect(phone.locator("[data-wake-status]")).to_have_text(

@@ -1,5 +1,6 @@
-"""Bidding Sueca (RULES.md, "Bidding Sueca"): the worked example, the end of a game, the deck of
-the table, bad values, and properties over random games."""
+"""Bidding Sueca (RULES.md, "Bidding Sueca"): the worked example and the end of a game.
+
+Also the deck of the table, bad values, and properties over random games."""
 
 from __future__ import annotations
 

@@ -410,8 +410,9 @@ def test_a_played_hand_goes_to_the_team_above_60(points: int, rules: RuleSet) ->
 def test_a_tally_kept_apart_from_its_hands_goes_on_as_the_fold(
     rubber: tuple[RuleSet, list[Hand], int], data: st.DataObject
 ) -> None:
-    """What a store keeps of a rubber (its tally, field by field) scores the next hands as
-    folding every hand again does: the hand's result and the totals after it."""
+    """What a store keeps of a rubber scores the next hands as folding every hand again does.
+
+    It keeps its tally, field by field; the hand's result and the totals after it are the same."""
     rules, hands, dealer = rubber
     cut = data.draw(st.integers(0, len(hands)))
     kept = replay(rules, hands[:cut], dealer).tally

@@ -284,8 +284,10 @@ class Deal:
 def play_out(
     rules: RuleSet, order: list[Card], leader: int, rnd: random.Random, stray: float
 ) -> Deal:
-    """Deal 10 cards a seat and play them out; with chance ``stray`` a card ignores the led
-    suit (a revoke, proven if its player plays that suit later)."""
+    """Deal 10 cards a seat and play them out.
+
+    With chance ``stray`` a card ignores the led suit (a revoke, proven if its player plays that
+    suit later)."""
     holdings = [set(order[10 * seat : 10 * seat + 10]) for seat in range(4)]
     dealer = (leader - 1) % 4
     turned = order[10 * dealer + 9]
@@ -349,8 +351,9 @@ def normal(text: str) -> str:
 def filler_examine(
     trump: Suit, leader: int, tricks: list[list[str]], rules: RuleSet, trump_card: str | None
 ) -> tuple[list[tuple[str, int | None, str | None]], list[ProvenRevoke]]:
-    """What the card-entry page found in a trick in play before the engine knew one: the
-    trick completed with cards nobody had played, verified, and only the real cards kept."""
+    """Return what the card-entry page found in a trick in play before the engine knew one.
+
+    The trick is completed with cards nobody had played, verified, and only the real cards kept."""
     done = tricks[:-1]
     record = verify_record(trump, leader, done, rules, trump_card)
     problems = [(p.code.value, p.trick, p.card) for p in record.errors]

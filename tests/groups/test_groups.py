@@ -1,5 +1,7 @@
-"""The review pages: a group's page, its edit link, starting a rubber by tapping names, moving
-a rubber in, sittings, statistics, a player's rating chart, and the cross to download."""
+"""The review pages: a group's page, its edit link, starting a rubber by tapping names.
+
+Also moving a rubber in, sittings, statistics, a player's rating chart, and the cross to
+download."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""Statistics of a small group worked out by hand: every figure of API.md and of the pages,
-pente, chapéu, arrepio and bandeira included, names typed with other cases and spaces."""
+"""Statistics of a small group worked out by hand: every figure of API.md and of the pages.
+
+Pente, chapéu, arrepio and bandeira included, names typed with other cases and spaces."""
 
 from __future__ import annotations
 
@@ -243,8 +244,9 @@ def test_a_rubber_edited_after_it_finished_rates_again(
 
 
 def test_a_long_rating_chart_is_drawn_through_seventy_points_and_its_extremes() -> None:
-    """200 rubbers on a 280-pixel plot: the line goes through 70 of them from the first to the
-    last, and through the lowest and highest, so it reaches both ends of its axis."""
+    """200 rubbers on a 280-pixel plot: the line goes through 70 of them from the first to the last.
+
+    It also goes through the lowest and highest, so it reaches both ends of its axis."""
     from scorekeeper.groups import charts
 
     points = [(25.0 + (i % 7), 8.0 - i / 50) for i in range(200)]

@@ -55,8 +55,9 @@ def joined(tricks: list[list[str]]) -> str:
 def play(
     client: FlaskClient, page: str, cards: list[str], record: str = "", **fields: str
 ) -> tuple[str, str]:
-    """Tap the cards one by one, as the page's buttons post them; returns the last page and
-    the record it carries."""
+    """Tap the cards one by one, as the page's buttons post them.
+
+    Return the last page and the record it carries."""
     html = ""
     for card in cards:
         response = client.post(

@@ -79,9 +79,10 @@ def sqlite_file(app: Flask) -> Path | None:
 
 
 class Page(HTMLParser):
-    """A page as a phone sees it: the hand form as its browser would send it (hidden fields and
-    checked choices), a CSRF token, the notes flashed above the score, the errors by the fields,
-    and the edit link to share."""
+    """A page as a phone sees it: the hand form as its browser would send it, and a CSRF token.
+
+    The form is as sent with hidden fields and checked choices. The page also holds the notes
+    flashed above the score, the errors by the fields, and the edit link to share."""
 
     def __init__(self, html: str) -> None:
         super().__init__()
@@ -207,8 +208,9 @@ def expected_row(choice: dict[str, str]) -> Row:
 
 
 def columns_of(tally: engine.Tally) -> dict[str, Any]:
-    """The row's tally columns for the engine's Tally, written out here (not store.tally_columns,
-    which the lean write itself uses)."""
+    """Return the row's tally columns for the engine's Tally, written out here.
+
+    Not store.tally_columns, which the lean write itself uses."""
     return {
         "hand_count": tally.hand_count,
         "games0": tally.games[0],
@@ -290,10 +292,12 @@ GROUP_TABLES = re.compile(
 
 
 def went_the_lean_way(statements: list[str], *, group: bool = False, ends: bool = False) -> bool:
-    """The statements of the tally path: the row with the device's right, maybe the write key,
-    one conditional UPDATE of the whole tally, the hand, maybe the key; no hand read. In a
-    group, the group's own statements besides (its lock, the rubber's seat rows: four; more
-    for the hand that ends the rubber, which counts it and rates again), on its tables only."""
+    """Return whether the statements are those of the tally path.
+
+    They are the row with the device's right, maybe the write key, one conditional UPDATE of the
+    whole tally, the hand, maybe the key; no hand read. In a group, the group's own statements
+    besides (its lock, the rubber's seat rows: four; more for the hand that ends the rubber, which
+    counts it and rates again), on its tables only."""
     updates = [s for s in statements if s.lstrip().upper().startswith("UPDATE RUBBERS")]
     whole_tally = len(updates) == 1 and all(
         re.search(rf"\b{name}=", updates[0]) for name in store.TALLY_COLUMNS
@@ -323,8 +327,9 @@ class Table:
         return self.record(choice, lean=True)
 
     def record(self, choice: dict[str, str], *, lean: bool) -> Stored:
-        """Record the hand from the page's form; check what is stored, what the page says, and
-        which way the write went (``lean``: reading no hand)."""
+        """Record the hand from the page's form; check what is stored and what the page says.
+
+        Also check which way the write went (``lean``: reading no hand)."""
         before = stored(self.app, self.id)
         data = {**self.phone.form(self.id), **choice}
         with counted_queries(self.app) as statements:
@@ -622,8 +627,10 @@ def seat_rows(app: Flask, rubber_id: str) -> list[tuple[Any, ...]]:
 
 
 def test_a_group_rubber_without_its_tally_or_a_seat_row_is_folded_once(app: Flask) -> None:
-    """A rubber of a group stored before its tally, or whose seat rows lack a named seat, folds
-    its hands for that one hand (and the group's totals still equal a full recompute), then
+    """A group's rubber without its tally, or without a named seat's row, folds its hands once.
+
+    That is a rubber of a group stored before its tally, or whose seat rows lack a named seat: it
+    folds its hands for that one hand (and the group's totals still equal a full recompute), then
     takes the tally path again; a seat left unnamed has no row to move."""
     phone = Phone(app)
     group_id = new_group(phone)
@@ -663,8 +670,9 @@ def test_a_group_rubber_without_its_tally_or_a_seat_row_is_folded_once(app: Flas
 
 
 def test_the_apis_hand_takes_the_same_path_and_answers_with_the_rubber(app: Flask) -> None:
-    """POST /api/v1/rubbers/<id>/hands adds its hand the same way, in a group or not: one
-    conditional UPDATE of the whole tally, no hand read before it (its answer, the whole rubber,
+    """POST /api/v1/rubbers/<id>/hands adds its hand the same way, in a group or not.
+
+    One conditional UPDATE of the whole tally, no hand read before it (its answer, the whole rubber,
     reads them after the write, in the same transaction, and is kept with the key)."""
     client = app.test_client()
     group = api_calls.new_group(client)
@@ -705,9 +713,10 @@ def test_the_apis_hand_takes_the_same_path_and_answers_with_the_rubber(app: Flas
 def another_phone_writes_first(
     app: Flask, monkeypatch: pytest.MonkeyPatch, write: Callable[[], object]
 ) -> Iterator[list[engine.Tally]]:
-    """While inside, the first hand this thread scores waits for another phone (a thread with
-    its own app context, session and connection) to ``write``: this write's read is then one
-    version behind. The tallies this thread scored from, in order."""
+    """While inside, the first hand this thread scores waits for another phone to ``write``.
+
+    The other phone is a thread with its own app context, session and connection; this write's read
+    is then one version behind. It gives the tallies this thread scored from, in order."""
     scored: list[engine.Tally] = []
     real = engine.next_hand
     failures: list[BaseException] = []
@@ -745,8 +754,10 @@ def another_phone_writes_first(
 def test_a_write_between_the_read_and_the_write_is_not_lost(
     app: Flask, monkeypatch: pytest.MonkeyPatch, other: str
 ) -> None:
-    """The other phone records a hand (the new hand's number is taken too), or changes hand 1
-    (the hands' count stays: only the row's version tells the tally read is stale)."""
+    """The other phone records a hand (the new hand's number is taken too), or changes hand 1.
+
+    When it changes hand 1, the hands' count stays: only the row's version tells the tally read is
+    stale."""
     phone = Phone(app)
     table = Table(app, phone, phone.start())
     table.play(team="0", points="70")
@@ -795,9 +806,10 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
 def test_a_double_tap_that_races_itself_is_answered_as_the_repeat(
     app: Flask, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The same POST twice at once (same write key, same body, same version): the one that
-    loses the race reads again, finds its key and says the hand was already recorded, where
-    "someone else recorded a hand" would tell the scorer about a phone that is not there."""
+    """The same POST twice at once (same write key, same body, same version) is the repeat.
+
+    The one that loses the race reads again, finds its key and says the hand was already recorded,
+    where "someone else recorded a hand" would tell the scorer about a phone that is not there."""
     phone = Phone(app)
     table = Table(app, phone, phone.start())
     table.play(team="0", points="70")
@@ -971,8 +983,10 @@ class HttpPhone:
         assert response.status_code == 200 and response.history, response.text[:500]
 
     def record(self, rubber_id: str, choice: dict[str, str], *, with_version: bool) -> None:
-        """Post the page's form until the hand is recorded: a page another phone made stale
-        is read again (the phone's choice is kept, as a person would press again)."""
+        """Post the page's form until the hand is recorded.
+
+        A page another phone made stale is read again (the phone's choice is kept, as a person would
+        press again)."""
         for _ in range(60):
             form = self.get(f"/r/{rubber_id}").form
             assert form is not None
@@ -993,8 +1007,10 @@ class HttpPhone:
 
 
 def test_a_writer_of_another_process_holds_the_hand_back(app: Flask) -> None:
-    """Another process holding the lock with filelock's own FileLock (as a worker of another
-    release, or a tool, would): the hand waits for it, then is recorded."""
+    """Another process holding the lock with filelock's own FileLock holds the hand back.
+
+    It does as a worker of another release, or a tool, would: the hand waits for it, then is
+    recorded."""
     database = sqlite_file(app)
     if database is None:
         pytest.skip("the writer lock is SQLite's: DATABASE_URL is another database")
@@ -1032,7 +1048,8 @@ def test_a_writer_of_another_process_holds_the_hand_back(app: Flask) -> None:
 def test_without_a_lock_file_the_hand_is_still_recorded(
     app: Flask, caplog: pytest.LogCaptureFixture
 ) -> None:
-    """A folder the app may not make its lock file in (here the name is taken by a folder):
+    """A folder the app may not make its lock file in (here the name is taken by a folder).
+
     SQLite's own lock alone orders the writers, and the hand is recorded, said so in the log."""
     database = sqlite_file(app)
     if database is None:
@@ -1046,8 +1063,10 @@ def test_without_a_lock_file_the_hand_is_still_recorded(
 
 
 def test_threads_of_one_process_take_turns_too(app: Flask) -> None:
-    """flock holds per open file, and a process opens the lock file once: its threads also
-    queue at a lock of the process's own, else two of them would be writing at once."""
+    """flock holds per open file, and a process opens the lock file once.
+
+    Its threads also queue at a lock of the process's own, else two of them would be writing at
+    once."""
     if sqlite_file(app) is None:
         pytest.skip("the writer lock is SQLite's: DATABASE_URL is another database")
     inside = threading.Event()
@@ -1103,8 +1122,10 @@ HANDS_EACH = 20
 
 
 def phone_hands(team: str, trump: str) -> list[dict[str, str]]:
-    """Twenty hands told apart from the other phone's by their trump (ties void under the online
-    preset, so three decided hands each keep a rubber to 20 far from its end)."""
+    """Return twenty hands told apart from the other phone's by their trump.
+
+    Ties are void under the online preset, so three decided hands each keep a rubber to 20 far from
+    its end."""
     hands = [{"action": "tie", "trump": trump} for _ in range(HANDS_EACH)]
     for index, place in enumerate((3, 10, 17)):
         hands[place] = {"team": team, "points": str(61 + index), "trump": trump}
@@ -1112,8 +1133,9 @@ def phone_hands(team: str, trump: str) -> list[dict[str, str]]:
 
 
 def phones_record_at_once(app: Flask, base: str) -> Counter[str]:
-    """Two phones, one sending the version its page was read at, the other none: twenty hands
-    each, one into each of twenty rubbers, then twenty each into one rubber."""
+    """Two phones, one sending the version its page was read at, the other none.
+
+    Twenty hands each, one into each of twenty rubbers, then twenty each into one rubber."""
     first, second = HttpPhone(base), HttpPhone(base)
     rubbers = [first.start() for _ in range(HANDS_EACH + 1)]
     for rubber_id in rubbers:
@@ -1176,8 +1198,9 @@ def free_port() -> int:
 
 @contextmanager
 def gunicorn(app: Flask, tmp_path: Path) -> Iterator[tuple[str, int]]:
-    """The app on gunicorn with two sync worker processes, as in production (each worker opens
-    the lock file for itself), on the test's database: its URL and the master's pid."""
+    """The app on gunicorn with two sync worker processes, as in production, on the test's database.
+
+    Each worker opens the lock file for itself. It gives the app's URL and the master's pid."""
     port = free_port()
     log = tmp_path / "gunicorn.log"
     env = {

@@ -1,6 +1,8 @@
-"""The writes of a rubber on their own: an edit that would contradict a stored card record is
-refused, and a write key that does not fit its column is refused before the database, by the
-path that adds a hand and by the general write alike."""
+"""The writes of a rubber on their own.
+
+An edit that would contradict a stored card record is refused, and a write key that does not fit its
+column is refused before the database, by the path that adds a hand and by the general write
+alike."""
 
 from __future__ import annotations
 

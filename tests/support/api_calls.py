@@ -1,5 +1,6 @@
-"""Calls to the JSON API that tests of groups make again and again: a group, a rubber (in a
-group or not), hands played in it; each answered as it should be."""
+"""Calls to the JSON API that tests of groups make again and again.
+
+A group, a rubber (in a group or not), hands played in it; each answered as it should be."""
 
 from __future__ import annotations
 

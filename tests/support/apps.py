@@ -19,8 +19,9 @@ from scorekeeper.extensions import db
 
 @contextmanager
 def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
-    """The app with its tables made afresh, dropped afterwards: on DATABASE_URL when it is set
-    (PostgreSQL in CI), else in a new SQLite file."""
+    """The app with its tables made afresh, dropped afterwards.
+
+    It runs on DATABASE_URL when it is set (PostgreSQL in CI), else in a new SQLite file."""
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{sqlite_file}"
     app = create_app({**config, "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
@@ -37,8 +38,9 @@ def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
 
 @contextmanager
 def served(app: Flask, *, threaded: bool = True) -> Iterator[str]:
-    """The app, CSRF and all, on an HTTP server on a free port of 127.0.0.1 (a thread of this
-    process, so its SQL can be counted here): its URL."""
+    """The app, CSRF and all, on an HTTP server on a free port of 127.0.0.1: its URL.
+
+    The server is a thread of this process, so its SQL can be counted here."""
     server = make_server("127.0.0.1", 0, app, threaded=threaded)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -81,8 +83,10 @@ def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
 
 
 def held_key(app: Flask, client: Any, owner_id: str, book: str = "keys") -> str:
-    """The edit key the phone of this test client was given for a rubber (``keys``), a group
-    (``group_keys``) or a bidding game (``bidding_keys``): kept in its rows (web/device.py)."""
+    """Return the edit key the phone of this test client was given, kept in its rows.
+
+    The book is a rubber's (``keys``), a group's (``group_keys``) or a bidding game's
+    (``bidding_keys``): see web/device.py."""
     from scorekeeper.web.device import DeviceKey, unseal
 
     with client.session_transaction() as session:

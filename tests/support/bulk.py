@@ -1,5 +1,6 @@
-"""Large groups built quickly, with the same rows the writes make: for the scale tests and the
-scale benchmark (``bench/scale.py``)."""
+"""Large groups built quickly, with the same rows the writes make.
+
+For the scale tests and the scale benchmark (``bench/scale.py``)."""
 
 from __future__ import annotations
 
@@ -22,8 +23,9 @@ HANDS_PER_RUBBER = 20
 
 
 def templates() -> list[list[engine.Hand]]:
-    """Rubbers of 20 hands under the online preset (ties count for nothing): a pente, a
-    chapéu, an arrepio and a bandeira."""
+    """Return rubbers of 20 hands under the online preset (ties count for nothing).
+
+    A pente, a chapéu, an arrepio and a bandeira."""
     tie, win, lose = engine.Hand.tie(), engine.Hand.played(70), engine.Hand.played(30)
     return [
         [tie] * 16 + [win] * 4,
@@ -36,8 +38,9 @@ def templates() -> list[list[engine.Hand]]:
 def bulk_group(
     app: Flask, count: int, name: str = "Bulk", device: str | None = None
 ) -> tuple[str, list[str]]:
-    """A group of ``count`` finished rubbers of 20 hands each, written with executemany; with
-    ``device``, every rubber is in that phone's history too."""
+    """Return a group of ``count`` finished rubbers of 20 hands each, written with executemany.
+
+    With ``device``, every rubber is in that phone's history too."""
     rules = engine.RuleSet.from_dict({"preset": "online"})
     folded = [(hands, engine.replay(rules, hands)) for hands in templates()]
     start = datetime(2025, 1, 1, 20, 0)

@@ -1,5 +1,6 @@
-"""What every fuzz test shares: Hypothesis' settings and generated cases detached from their
-strategy.
+"""What every fuzz test shares.
+
+Hypothesis' settings and generated cases detached from their strategy.
 
 Schemathesis hands the same object to every case drawn from a ``const`` or ``enum`` schema (its
 JSON-Schema generator builds them with ``st.just`` and ``st.sampled_from``): a negative body of
@@ -40,8 +41,9 @@ GENERATED_PARTS = ("path_parameters", "headers", "cookies", "query", "body")
 
 
 def detach(case: Any) -> Any:
-    """Give ``case`` copies of its generated parts, so that changing them leaves the strategy's
-    own values as they were drawn. Returns the case."""
+    """Give ``case`` copies of its generated parts; return the case.
+
+    Changing them then leaves the strategy's own values as they were drawn."""
     for name in GENERATED_PARTS:
         value = getattr(case, name, None)
         if isinstance(value, MutableMapping | list):

@@ -1,5 +1,7 @@
-"""The statistics of a group counted from scratch, from every stored hand: the reference the
-totals kept by every write (``groups.seats``, ``groups.totals``) are tested against."""
+"""The statistics of a group counted from scratch, from every stored hand.
+
+The reference the totals kept by every write (``groups.seats``, ``groups.totals``) are tested
+against."""
 
 from __future__ import annotations
 
@@ -96,8 +98,9 @@ def count_from_scratch(rubbers: Iterable[RubberRecord]) -> statistics.GroupStats
 
 
 def full_recompute(group_id: str) -> statistics.GroupStats:
-    """The group's statistics folded from every stored hand with the engine: the reference the
-    stored totals are tested against (it reads every hand)."""
+    """Return the group's statistics folded from every stored hand with the engine.
+
+    The reference the stored totals are tested against (it reads every hand)."""
     query = (
         sa.select(Rubber)
         .where(Rubber.group_id == group_id)

@@ -1,6 +1,7 @@
-"""Real servers for the system tests: gunicorn as `make serve` runs it, nginx as
-deploy/nginx.conf configures it (through .ci/proxy), and the tools a test needs from Debian,
-which under CI must be there."""
+"""Real servers for the system tests: gunicorn as `make serve` runs it, and nginx.
+
+nginx runs as deploy/nginx.conf configures it (through .ci/proxy). Also the tools a test needs from
+Debian, which under CI must be there."""
 
 from __future__ import annotations
 
@@ -98,9 +99,11 @@ def redis_server(folder: Path) -> Iterator[str]:
 
 @contextmanager
 def shared_limits(folder: Path, servers: int) -> Iterator[dict[str, str]]:
-    """The environment of ``servers`` app servers' rate limits: one counts in its own memory;
-    several share their counts in a real Redis (REDIS_URL, else one started here), under a key
-    prefix of their own. Under CI several servers need REDIS_URL: .ci/run must start it."""
+    """The environment of ``servers`` app servers' rate limits.
+
+    One counts in its own memory; several share their counts in a real Redis (REDIS_URL, else one
+    started here), under a key prefix of their own. Under CI several servers need REDIS_URL: .ci/run
+    must start it."""
     if servers <= 1:
         yield {}
         return
@@ -134,8 +137,9 @@ def upgrade(env: dict[str, str]) -> None:
 
 
 def gunicorn_command() -> list[str]:
-    """`make serve`'s server: gunicorn with the project's settings (HOST, PORT and
-    WEB_CONCURRENCY from the environment)."""
+    """Return `make serve`'s server: gunicorn with the project's settings.
+
+    HOST, PORT and WEB_CONCURRENCY come from the environment."""
     return [
         sys.executable,
         "-m",
@@ -223,8 +227,10 @@ class Proxy:
         return str(self.folder / "cert.pem")
 
     def session(self) -> requests.Session:
-        """A client that trusts this proxy's certificate. requests would let REQUESTS_CA_BUNDLE
-        from the environment win over ``verify``: the environment is not read."""
+        """Return a client that trusts this proxy's certificate.
+
+        requests would let REQUESTS_CA_BUNDLE from the environment win over ``verify``: the
+        environment is not read."""
         client = requests.Session()
         client.trust_env = False
         client.verify = self.cert
@@ -232,8 +238,9 @@ class Proxy:
 
     @property
     def spki(self) -> str:
-        """The hash of the certificate's key, as Chromium's --ignore-certificate-errors-spki-list
-        takes it."""
+        """Return the hash of the certificate's key.
+
+        As Chromium's --ignore-certificate-errors-spki-list takes it."""
         return (self.folder / "spki").read_text().strip()
 
     @property
@@ -288,8 +295,9 @@ class Stack:
 def behind_proxy(
     tmp_path: Path, servers: int = 1, env: dict[str, str] | None = None
 ) -> Iterator[Stack]:
-    """``servers`` gunicorn servers behind nginx, on the test's database (DATABASE_URL when set,
-    PostgreSQL in CI, else a SQLite file of its own), its tables made afresh."""
+    """``servers`` gunicorn servers behind nginx, on the test's database, its tables made afresh.
+
+    The database is DATABASE_URL when set, PostgreSQL in CI, else a SQLite file of its own."""
     need_program("nginx", "nginx")
     with (
         fresh_app(tmp_path / "stack.sqlite3", {"SECRET_KEY": "stack"}) as app,

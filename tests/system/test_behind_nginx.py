@@ -1,5 +1,7 @@
-"""The documented proxy for real: deploy/nginx.conf's nginx (TLS, a certificate of its own) in
-front of `PROXY_COUNT=1 make serve`'s gunicorn, driven over https with requests."""
+"""The documented proxy for real: deploy/nginx.conf's nginx in front of `make serve`'s gunicorn.
+
+The nginx has TLS and a certificate of its own; the gunicorn runs with `PROXY_COUNT=1 make serve`;
+both are driven over https with requests."""
 
 from __future__ import annotations
 

@@ -82,8 +82,10 @@ def post_until_answered(
     ledger: Ledger,
     until: float,
 ) -> requests.Response:
-    """The same request again and again while the server is down: the answer it finally gives.
-    With several servers, each try goes to the next one, as a proxy would send it."""
+    """Send a request again and again while the server is down: return the answer it finally gives.
+
+    It is the same request each time. With several servers, each try goes to the next one, as a
+    proxy would send it."""
     tries = 0
     while time.monotonic() < until:
         with ledger.lock:
@@ -163,8 +165,10 @@ def client(
 
 @pytest.fixture
 def database(tmp_path: Path) -> Iterator[str]:
-    """The test's own SQLite file; on PostgreSQL (DATABASE_URL), its database emptied before
-    and after, Alembic's table included, since the schema comes from the migrations here."""
+    """The test's own SQLite file, or on PostgreSQL (DATABASE_URL) its database emptied.
+
+    The PostgreSQL database is emptied before and after, Alembic's table included, since the schema
+    comes from the migrations here."""
     url = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'crash.sqlite3'}"
     if url.startswith("sqlite"):
         yield url

@@ -165,8 +165,9 @@ class Rubbers:
         return {**state, "edit_key": game["edit_key"]}
 
     def pick(self, data: st.DataObject) -> dict[str, Any]:
-        """One rubber and its current state; a long one is started anew, and a finished or
-        empty one sometimes.
+        """Return one rubber and its current state.
+
+        A long one is started anew, and a finished or empty one sometimes.
 
         The draws never depend on the rubbers' state, so Hypothesis sees the same choices
         whatever earlier examples stored.
@@ -182,9 +183,10 @@ class Rubbers:
 
 
 def aim(case: Any, rubbers: Rubbers, data: st.DataObject) -> dict[str, str]:
-    """Point most generated cases at a real rubber and group, with their keys, a hand the
-    rubber has, its version and points that add up, so they reach the game's logic; the rest
-    go as generated.
+    """Point most generated cases at a real rubber and group, so they reach the game's logic.
+
+    The cases get the rubber and group with their keys, a hand the rubber has, its version and
+    points that add up; the rest go as generated.
 
     A part that schemathesis made invalid on purpose (a negative case) is left as it is, so the
     case stays as invalid as it was meant to be. Returns the headers to send beside the case's

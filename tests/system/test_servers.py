@@ -1,5 +1,6 @@
-"""More than one app server: two gunicorn servers on one database (PostgreSQL in CI's second
-pass), behind the documented nginx, answer as one.
+"""More than one app server: two gunicorn servers on one database, behind nginx, answer as one.
+
+The database is PostgreSQL in CI's second pass; the nginx is the documented one.
 
 Each server keeps rendered rubber pages and verified session cookies in memory
 (web/page_cache.py, web/security.py). A page kept by one server is checked against the rubber's
@@ -155,7 +156,9 @@ def test_through_the_proxy_every_read_sees_every_write_before_it(stack: Stack) -
 
 
 def test_two_servers_count_the_rate_limits_together_in_redis(tmp_path: Path) -> None:
-    """Behind nginx the servers share the work, and their counts in Redis (REDIS_URL in CI,
+    """Two servers count a client's creations together, in Redis.
+
+    Behind nginx the servers share the work, and their counts in Redis (REDIS_URL in CI,
     .ci/run): the documented limit holds for a client whichever server answers it."""
     from scorekeeper.web.limits import GROUPS
 

@@ -1,5 +1,7 @@
-"""Slow clients: 50 connections that send their headers a line a second, for 30 s, against the
-documented nginx in front of `make serve`'s gunicorn, while a phone goes on using the app.
+"""Slow clients: 50 connections that send their headers a line a second, for 30 s, against nginx.
+
+The nginx is the documented one in front of `make serve`'s gunicorn, while a phone goes on using the
+app.
 
 First the same kind of client, 16 of them, straight at gunicorn for a few seconds: its 2 workers
 of 4 threads each wait on them, and a page gets no answer (the attack is real).
@@ -37,8 +39,9 @@ BASELINE_SECONDS = 3.5
 
 @dataclass
 class SlowClients:
-    """Connections that each send a request line, then one header line per PACE, until their
-    deadline; one the server closes is opened again."""
+    """Connections that each send a request line, then one header line per PACE.
+
+    They go on until their deadline; one the server closes is opened again."""
 
     host: str
     port: int

@@ -1,5 +1,6 @@
-"""Two phones (and more) recording hands of one rubber at once, on a real server (or, with
-APP_SERVERS=2, on two gunicorn servers behind nginx, one database).
+"""Two phones (and more) recording hands of one rubber at once, on a real server.
+
+Or, with APP_SERVERS=2, on two gunicorn servers behind nginx, one database.
 
 Clients in threads write through the JSON API (idempotency keys, some with ``version``, some
 sent twice) and through the HTML form (the edit link, CSRF and all). Every acknowledged hand is
@@ -67,9 +68,10 @@ def marker(hand: dict[str, Any]) -> tuple[str, tuple[int, int] | None, str | Non
 
 @pytest.fixture
 def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, Any]]:
-    """The app, CSRF and all, served by a threaded HTTP server on a free port of 127.0.0.1; with
-    APP_SERVERS=2, by that many gunicorn servers behind nginx, which sends each request to the
-    next server in turn (every client's own certificate check trusts the proxy's)."""
+    """Return the app, CSRF and all, served by a threaded HTTP server on a free port of 127.0.0.1.
+
+    With APP_SERVERS=2, it is served by that many gunicorn servers behind nginx, which sends each
+    request to the next server in turn (every client's own certificate check trusts the proxy's)."""
     if APP_SERVERS > 1:
         with behind_proxy(tmp_path, servers=APP_SERVERS) as stack:
             monkeypatch.setenv("REQUESTS_CA_BUNDLE", stack.front.cert)
@@ -88,9 +90,10 @@ def server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[st
 def api_client(
     base: str, rubber: dict[str, Any], number: int, hands: list[dict[str, Any]], tally: Tally
 ) -> None:
-    """One phone's app: each hand with its own idempotency key; every other hand carries the
-    version it last saw (refused when another phone got there first: read again, try again);
-    every third is sent twice, as after a lost answer."""
+    """One phone's app: each hand with its own idempotency key.
+
+    Every other hand carries the version it last saw (refused when another phone got there first:
+    read again, try again); every third is sent twice, as after a lost answer."""
     url = f"{base}/api/v1/rubbers/{rubber['id']}/hands"
     headers = {"X-Edit-Key": rubber["edit_key"], **EN}
     with requests.Session() as session:
@@ -171,8 +174,9 @@ def read_page(text: str) -> HandFormReader:
 def html_client(
     base: str, rubber: dict[str, Any], number: int, hands: list[dict[str, str]], tally: Tally
 ) -> None:
-    """A second phone in a browser: it opens the edit link, then posts the page's form. A page
-    gone stale while another phone recorded is refused with a note; it reads the new page and
+    """A second phone in a browser: it opens the edit link, then posts the page's form.
+
+    A page gone stale while another phone recorded is refused with a note; it reads the new page and
     sends again. Every other hand is posted twice with the same key, as a double tap."""
     with requests.Session() as session:
         # As a browser posts a page's form: from that page (over https, CSRF checks it).

@@ -1,5 +1,7 @@
-"""A wheel that works: `pip wheel .` from a clean copy of the checkout (no compiled catalogues),
-installed into a fresh venv, served from another folder, in Portuguese.
+"""A wheel that works: `pip wheel .` from a clean copy of the checkout, served in Portuguese.
+
+The copy has no compiled catalogues; the wheel is installed into a fresh venv and served from
+another folder.
 
 The copy holds what a clone would: the files git tracks or would (not the ignored .mo files,
 nor .venv). The venv takes the wheel's dependencies from the package index (pip's cache first).

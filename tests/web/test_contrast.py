@@ -63,7 +63,8 @@ def luminance(colour: str) -> float:
 
 
 def contrast(first: str, second: str) -> float:
-    """
+    """Return the contrast ratio of two colours, from 1 (the same) to 21 (black on white).
+
     >>> round(contrast("#000", "#fff"), 1)
     21.0
     >>> contrast("#777", "#777")

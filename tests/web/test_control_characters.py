@@ -1,6 +1,8 @@
-"""One rule for a name at every door: no control characters. The HTML forms refuse them as the
-API does, in the reader's language, storing nothing; the import takes back what an older
-version stored with them, the names normalised (web/columns.py, api/groups.py)."""
+"""One rule for a name at every door.
+
+No control characters. The HTML forms refuse them as the API does, in the reader's language, storing
+nothing; the import takes back what an older version stored with them, the names normalised
+(web/columns.py, api/groups.py)."""
 
 from __future__ import annotations
 

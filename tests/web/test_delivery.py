@@ -52,8 +52,9 @@ def test_followers_without_a_cookie_share_one_etag(app: Flask, client: FlaskClie
 
 
 def test_two_copies_of_the_scorers_page_send_one_hand_and_say_so(client: FlaskClient) -> None:
-    """Two tabs of the scoring phone hold the same kept page, write key and all: the same hand
-    sent from both is stored once, and the second tab is told so."""
+    """Two tabs of the scoring phone hold the same kept page, write key and all.
+
+    The same hand sent from both is stored once, and the second tab is told so."""
     page = start(client)
     first, second = (client.get(page) for _ in range(2))
     assert second.headers["ETag"] == first.headers["ETag"]
@@ -222,8 +223,9 @@ def test_a_remembered_session_is_a_copy_and_a_forged_cookie_is_never_one(
 
 
 def test_a_remembered_session_ends_with_the_cookies_life(tmp_path: Path) -> None:
-    """A cookie verified less than an hour ago, but whose life has ended since, is a new
-    session: the memory of its signature does not outlive it."""
+    """A cookie verified less than an hour ago, but whose life has ended since, is a new session.
+
+    The memory of its signature does not outlive it."""
     with fresh_app(
         tmp_path / "life.sqlite3",
         {"TESTING": True, "WTF_CSRF_ENABLED": False, "PERMANENT_SESSION_LIFETIME": 2},

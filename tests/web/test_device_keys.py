@@ -1,5 +1,7 @@
-"""A phone's edit keys are kept in its rows on the server: its session cookie holds only its
-id, whatever it has done, and every edit link it was given is shown again (web/device.py)."""
+"""A phone's edit keys are kept in its rows on the server.
+
+Its session cookie holds only its id, whatever it has done, and every edit link it was given is
+shown again (web/device.py)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""The headers a phone gets over https, on every kind of answer, and no-store on every page
-that shows an edit key (a cache that kept one would hand the key to whoever reads it)."""
+"""The headers a phone gets over https, on every kind of answer.
+
+Also no-store on every page that shows an edit key (a cache that kept one would hand the key to
+whoever reads it)."""
 
 from __future__ import annotations
 
@@ -160,8 +162,9 @@ def test_a_bidding_games_page_with_its_edit_link_is_no_store(app: Flask) -> None
 
 
 def test_every_api_json_answer_is_an_attachment(app: Flask) -> None:
-    """A JSON answer opened in a tab is saved, never rendered (its Content-Type alone is no
-    guarantee to an old browser that sniffs)."""
+    """A JSON answer opened in a tab is saved, never rendered.
+
+    Its Content-Type alone is no guarantee to an old browser that sniffs."""
     client = app.test_client()
     created = client.post("/api/v1/rubbers", json={}, environ_overrides=HTTPS)
     rubber = created.get_json()

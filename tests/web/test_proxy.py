@@ -83,8 +83,9 @@ def test_links_name_the_address_the_phone_used_behind_the_proxy(proxied: Flask) 
 
 
 def test_only_the_proxys_own_value_is_believed(proxied: Flask) -> None:
-    """A client's own header comes first; the proxy appends (For) or replaces (the others):
-    with one proxy, its value is the last one."""
+    """A client's own header comes first; the proxy appends (For) or replaces (the others).
+
+    With one proxy, its value is the last one."""
     client = proxied.test_client()
     headers = {name: f"{EVIL[name]}, {value}" for name, value in FORWARDED.items()}
     rubber = client.post("/api/v1/rubbers", json={}, headers=headers).get_json()

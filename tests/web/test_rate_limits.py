@@ -1,5 +1,7 @@
-"""Rate limits on creations (web/limits.py): per client, by the forms and the API, shared
-between servers through a real Redis, and off with RATELIMIT_ENABLED=0."""
+"""Rate limits on creations (web/limits.py).
+
+Per client, by the forms and the API, shared between servers through a real Redis, and off with
+RATELIMIT_ENABLED=0."""
 
 from __future__ import annotations
 
@@ -130,8 +132,10 @@ def test_the_factor_raises_the_limits_through_configuration_only(tmp_path: Path)
 def test_under_ci_servers_sharing_the_work_need_redis(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Several app servers without REDIS_URL would each count alone: CI fails rather than
-    starting without the shared count (.ci/run starts Redis and sets REDIS_URL)."""
+    """Several app servers without REDIS_URL would each count alone.
+
+    CI fails rather than starting without the shared count (.ci/run starts Redis and sets
+    REDIS_URL)."""
     monkeypatch.setenv("CI", "true")
     monkeypatch.setattr(servers, "REDIS_URL", "")
     with pytest.raises(pytest.fail.Exception, match="REDIS_URL"):

@@ -1,6 +1,8 @@
-"""A database out of reach (a read-only file or folder, a disk that is full, a folder gone)
-answers 503 with a sentence: a page in the reader's language, or the API's error with code
-``unavailable``; never a generic 500. What was acknowledged before is all still there.
+"""A database out of reach answers 503 with a sentence; never a generic 500.
+
+Out of reach is a read-only file or folder, a disk that is full, a folder gone. The sentence is a
+page in the reader's language, or the API's error with code ``unavailable``. What was acknowledged
+before is all still there.
 
 The database is an SQLite file the test fills through a writable app, then serves to an app
 that cannot write it: opened read-only by SQLite (the error a read-only file gives; as root,
@@ -35,8 +37,9 @@ PT_SENTENCE = "O servidor não consegue ler nem gravar os registos neste momento
 
 @dataclass
 class Recorded:
-    """A rubber with two acknowledged hands, its scorer's session, a group, and the URL of the
-    database they are in."""
+    """A rubber with two acknowledged hands, its scorer's session, a group, and a database URL.
+
+    The URL is that of the database they are in."""
 
     url: str
     rubber: dict[str, Any]

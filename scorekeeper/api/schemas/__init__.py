@@ -1,2 +1,4 @@
-"""The API's request and answer models: the one source of its checks and of its OpenAPI
-document (docs/decisions.md, "One source for the contract")."""
+"""The API's request and answer models.
+
+They are the one source of its checks and of its OpenAPI document (docs/decisions.md, "One source
+for the contract")."""

@@ -1,6 +1,8 @@
-"""The values the API's bodies are made of: each type states its limits once, for the check
-and for the OpenAPI document, and says how its refusals are worded (400 for a wrong shape,
-422 for a value that is refused: API.md, "Conventions")."""
+"""The values the API's bodies are made of.
+
+Each type states its limits once, for the check and for the OpenAPI document, and says how its
+refusals are worded (400 for a wrong shape, 422 for a value that is refused: API.md,
+"Conventions")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,6 @@
-"""The bodies of a group's operations and its answers (API.md, "Review"), the export file
-included: the import reads it with these models, and the hands in it with the hand's own."""
+"""The bodies of a group's operations and its answers (API.md, "Review"), the export file included.
+
+The import reads it with these models, and the hands in it with the hand's own."""
 
 from __future__ import annotations
 
@@ -24,9 +25,10 @@ class MoveRubber(Body):
 
 
 class ExportedHand(Part):
-    """A hand of an exported rubber state: its input is read again and scored again by the
-    engine (its figures are ignored). Which fields are read depends on ``kind``; they are
-    checked as the body of a hand posted with them would be."""
+    """A hand of an exported rubber state: its input is read again and scored again by the engine.
+
+    Its figures are ignored. Which fields are read depends on ``kind``; they are checked as the body
+    of a hand posted with them would be."""
 
     kind: f.HandKind
     points: SkipValidation[f.Points | None] = None
@@ -148,8 +150,9 @@ class RatingModel(BaseModel):
 
 
 class GroupStats(BaseModel):
-    """Statistics per player and per pair over the group's finished rubbers, players ranked
-    by rating."""
+    """Statistics per player and per pair over the group's finished rubbers.
+
+    Players are ranked by rating."""
 
     id: str
     name: str

@@ -59,8 +59,9 @@ def _number(text: str) -> int | float:
 
 @dataclass(frozen=True)
 class Refused:
-    """One problem pydantic found, placed: the field's name in the body, its value as sent,
-    and where in that value the problem is (``rest``: the index of an item, say)."""
+    """One problem pydantic found, placed: the field's name in the body and its value as sent.
+
+    It also says where in that value the problem is (``rest``: the index of an item, say)."""
 
     error: ErrorDetails
     label: str
@@ -98,8 +99,9 @@ def is_whole(value: object) -> bool:
 
 
 def type_error(expected: str, label: str) -> ApiError:
-    """The 400 of a value of the wrong JSON type: ``expected`` is whole, boolean, text,
-    object or list."""
+    """Return the 400 of a value of the wrong JSON type.
+
+    ``expected`` is whole, boolean, text, object or list."""
     message = {
         "whole": lambda: _("%(field)s must be a whole number.", field=label),
         "boolean": lambda: _("%(field)s must be true or false.", field=label),
@@ -139,8 +141,9 @@ def missing(problem: Refused) -> ApiError:
 
 
 class Body(BaseModel):
-    """A request body: strict, and a key it does not declare is refused, never ignored (a
-    misspelt ``"alltricks"`` must not quietly turn a bandeira into a capote)."""
+    """A request body: strict, and a key it does not declare is refused, never ignored.
+
+    A misspelt ``"alltricks"`` must not quietly turn a bandeira into a capote."""
 
     model_config = ConfigDict(strict=True, extra="forbid")
     names_in_full: ClassVar[bool] = False
@@ -156,8 +159,9 @@ class Body(BaseModel):
 
     @classmethod
     def read(cls, data: Any, where: str = "") -> Self:
-        """Validate ``data``, or raise the :class:`ApiError` of its first problem, its field
-        named within ``where`` when the body is part of a larger one."""
+        """Validate ``data``, or raise the :class:`ApiError` of its first problem.
+
+        Its field is named within ``where`` when the body is part of a larger one."""
         try:
             return cls.model_validate(data)
         except ValidationError as error:
@@ -168,8 +172,9 @@ class Body(BaseModel):
 
 
 class Part(Body):
-    """A part of a document (an export file): keys it does not read are ignored, and its
-    refusals name the place in the document."""
+    """A part of a document (an export file): keys it does not read are ignored.
+
+    Its refusals name the place in the document."""
 
     model_config = ConfigDict(strict=True, extra="ignore")
     names_in_full = True
@@ -178,8 +183,9 @@ class Part(Body):
 def first_refusal(
     model: type[BaseModel], data: Any, errors: list[ErrorDetails], where: str = ""
 ) -> ApiError:
-    """The answer for the first of ``errors`` in reading order, its fields named from
-    ``where``."""
+    """Return the answer for the first of ``errors`` in reading order.
+
+    Its fields are named from ``where``."""
     placed = [_place(model, data, error, where) for error in errors]
     _, answer = min(placed, key=lambda pair: pair[0])
     return answer()

@@ -141,8 +141,9 @@ def _trump_required(schema: dict[str, Any]) -> None:
 
 
 class ByCards(HandForm):
-    """The cards, scored by the server; points given beside them must agree. A revoke may end
-    the record at the trick that proves it."""
+    """The cards, scored by the server; points given beside them must agree.
+
+    A revoke may end the record at the trick that proves it."""
 
     # The trump is required, but checked once the cards' own shape is (HandInput.read).
     model_config = ConfigDict(title="Played, by its cards", json_schema_extra=_trump_required)
@@ -157,16 +158,19 @@ class ByCards(HandForm):
 
 
 class HandInput:
-    """A hand body: one of the forms, told apart by the keys it holds (``points`` may go with
-    the cards, to be checked against them)."""
+    """A hand body: one of the forms, told apart by the keys it holds.
+
+    ``points`` may go with the cards, to be checked against them."""
 
     forms: tuple[type[HandForm], ...] = (ByPoints, ByRevoke, BySpoiled, ByCards)
     keys = frozenset(name for form in forms for name in form.model_fields)
 
     @classmethod
     def read(cls, body: dict[str, Any], where: str = "") -> HandForm:
-        """The body read with its form's model, or the :class:`ApiError` of its first
-        problem (its field named within ``where``)."""
+        """Return the body read with its form's model, or raise the ApiError of its first problem.
+
+        The error is the :class:`ApiError` of the body's first problem, its field named within
+        ``where``."""
         try:
             form = cls._form(body)
             given = form.read(body)
@@ -280,8 +284,9 @@ class Trick(BaseModel):
 
 
 class VerifyResult(BaseModel):
-    """What a record shows; invalid and repeated cards, tricks of the wrong size are listed in
-    ``errors``."""
+    """What a record shows.
+
+    Invalid and repeated cards, tricks of the wrong size are listed in ``errors``."""
 
     tricks: list[Trick]
     points: f.Pair
