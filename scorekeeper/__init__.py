@@ -10,7 +10,10 @@ from scorekeeper.config import asset_folder, configure
 
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: config, extensions, the shared web layer, the features, the API."""
+    """Build the app.
+
+    Config, extensions, the shared web layer, the features, the API, and the rate limits on their
+    creations."""
     app = Flask(
         __name__,
         instance_relative_config=True,
@@ -36,6 +39,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         sharing,
     )
     from scorekeeper.rubbers import views as rubbers
+    from scorekeeper.web import limits
 
     db.init_app(app)
     migrate.init_app(app, db, directory=asset_folder("migrations"))
@@ -54,4 +58,5 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(display.bp)
     app.register_blueprint(group_bidding.bp)
     api.init_app(app)
+    limits.init_app(app)
     return app

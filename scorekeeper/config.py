@@ -43,8 +43,9 @@ def secret_key(app: Flask) -> str:
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """Fill ``app.config``: the defaults, instance/config.py or the test's mapping, the environment.
 
-    The test's mapping stands in for instance/config.py; then DATABASE_URL, PROXY_COUNT and
-    SECRET_KEY come from the environment."""
+    The test's mapping stands in for instance/config.py; then DATABASE_URL, PROXY_COUNT, the
+    RATELIMIT_ settings (ENABLED, STORAGE_URI, FACTOR, KEY_PREFIX) and SECRET_KEY come from the
+    environment (where a test's mapping does not set them)."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///"
@@ -68,6 +69,14 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         # and no Domain (docs/decisions.md, "Serving it for real").
         HSTS_MAX_AGE=365 * 24 * 3600,
         SESSION_COOKIE_HTTPS_PREFIX="__Host-",
+        # Rate limits on creations (web/limits.py): on unless RATELIMIT_ENABLED=0; counters in
+        # this process unless RATELIMIT_STORAGE_URI names a storage servers share (Redis).
+        RATELIMIT_ENABLED=True,
+        RATELIMIT_STORAGE_URI="memory://",
+        RATELIMIT_KEY_PREFIX="scorekeeper",
+        # How many times the documented limits a client may create: 1 in production; the
+        # system tests, whose one address creates hundreds, raise it (and keep Redis counting).
+        RATELIMIT_FACTOR=1,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)
@@ -78,6 +87,16 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     if os.environ.get("PROXY_COUNT", "").strip():
         app.config["PROXY_COUNT"] = os.environ["PROXY_COUNT"].strip()
     app.config["PROXY_COUNT"] = proxy_count(app.config["PROXY_COUNT"])
+    for name in (
+        "RATELIMIT_ENABLED",
+        "RATELIMIT_STORAGE_URI",
+        "RATELIMIT_FACTOR",
+        "RATELIMIT_KEY_PREFIX",
+    ):
+        if os.environ.get(name, "").strip() and name not in (test_config or {}):
+            app.config[name] = os.environ[name].strip()
+    app.config["RATELIMIT_ENABLED"] = switch(app.config["RATELIMIT_ENABLED"])
+    app.config["RATELIMIT_FACTOR"] = limit_factor(app.config["RATELIMIT_FACTOR"])
     app.config["SECRET_KEY"] = secret_key(app)
 
 
@@ -91,3 +110,31 @@ def proxy_count(value: object) -> int:
     if not text.isascii() or not text.isdigit() or int(text) > 10:
         raise ValueError(f"PROXY_COUNT must be a whole number from 0 to 10, not {value!r}")
     return int(text)
+
+
+def limit_factor(value: object) -> int:
+    """RATELIMIT_FACTOR as a whole number from 1 to 100,000.
+
+    >>> limit_factor("50")
+    50
+    """
+    text = str(value).strip()
+    if not text.isascii() or not text.isdigit() or not 1 <= int(text) <= 100_000:
+        raise ValueError(f"RATELIMIT_FACTOR must be a whole number from 1 to 100000, not {value!r}")
+    return int(text)
+
+
+def switch(value: object) -> bool:
+    """A setting that is on or off: ``0``, ``false``, ``no`` or ``off`` turn it off.
+
+    >>> switch("0"), switch("1"), switch(True)
+    (False, True, True)
+    """
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("0", "false", "no", "off"):
+        return False
+    if text in ("1", "true", "yes", "on"):
+        return True
+    raise ValueError(f"RATELIMIT_ENABLED must be 0 or 1, not {value!r}")

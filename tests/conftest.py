@@ -13,7 +13,13 @@ from tests.support.apps import fresh_app
 
 @pytest.fixture
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
-    config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "WTF_CSRF_ENABLED": False}
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "WTF_CSRF_ENABLED": False,
+        # Tests create many rubbers from one address; tests/web/test_limits.py turns them on.
+        "RATELIMIT_ENABLED": False,
+    }
     with fresh_app(tmp_path_factory.mktemp("db") / "test.sqlite3", config) as app:
         yield app
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Flask
+from flask import Blueprint, Flask, Response, jsonify, request
+from flask_babel import gettext as _
 
 from scorekeeper.api import bidding, errors, export, groups, openapi, rubbers
 from scorekeeper.api.operations import PREFIX
@@ -14,6 +15,27 @@ bp = Blueprint("api", __name__, url_prefix=PREFIX)
 for _part in PARTS:
     bp.register_blueprint(_part)
 errors.init_blueprint(bp, PREFIX)
+
+
+@bp.before_request
+def _json_only() -> Response | None:
+    """415 for a body that is not declared JSON.
+
+    A web page can make a visitor's browser send ``text/plain`` anywhere without asking, never
+    ``application/json`` to another site (docs/decisions.md, "Rate limits and JSON only")."""
+    has_body = (
+        bool(request.content_length)
+        or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
+    )
+    if not has_body or request.mimetype == "application/json":
+        return None
+    response = jsonify(
+        error=_("Send the body as JSON, with the header Content-Type: application/json."),
+        field=None,
+        code="not_json",
+    )
+    response.status_code = 415
+    return response
 
 
 def init_app(app: Flask) -> None:

@@ -11,6 +11,7 @@ yet is recreated, and nothing at all is stored when one of them is refused.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -57,12 +58,23 @@ from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Hand as HandRow
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
+from scorekeeper.web.columns import without_control
+from scorekeeper.web.sqlite import one_writer
 
 bp = ApiBlueprint("groups", __name__)
 
 IMPORT_LIMIT = 16 * 1024 * 1024
 """An export file may be larger than other requests: about 2,000 rubbers fit in one; a larger
 group is imported in parts (the import only adds what is missing)."""
+MAX_IMPORT_RUBBERS = 500
+"""Rubbers in one import: ten years of a weekly table at its usual one rubber a night."""
+MAX_IMPORT_HANDS = 20_000
+"""Hands in one import, its rubbers together: 40 a rubber at the most rubbers."""
+IMPORT_BATCH = 25
+"""Rubbers written in one transaction of an import at the most: the other writes get in
+between (docs/hardening.md, "Imports")."""
+IMPORT_BATCH_HANDS = 200
+"""And hands: a batch is written in about a tenth of a second on SQLite."""
 
 
 @bp.operation(
@@ -172,9 +184,36 @@ class Imported:
     hands: list[tuple[engine.Hand, str | None, Stored]]
 
 
+@dataclass(frozen=True)
+class Copy:
+    """A rubber an import created: read before its batch is committed (and its rows expired)."""
+
+    id: str
+    origin: str | None
+    key: str
+
+
+def _normalised(item: object) -> object:
+    """The rubber with the control characters of its names replaced (web.columns).
+
+    The file holds what the app stored, which must come back in."""
+    if not isinstance(item, dict):
+        return item
+    copy = dict(item)
+    for field in ("teams", "players"):
+        names = copy.get(field)
+        if isinstance(names, list):
+            copy[field] = [
+                without_control(name) if isinstance(name, str) else name for name in names
+            ]
+    return copy
+
+
 def _scored(item: object, where: str) -> Imported:
-    """A rubber of the file, its hands read as hand bodies and played by the engine."""
-    value = ImportedRubber.read(item, where)
+    """A rubber of the file, its hands read as hand bodies and played by the engine.
+
+    Its names as stored before control characters were refused at every door are normalised."""
+    value = ImportedRubber.read(_normalised(item), where)
     access.check_names(value.players, f"{where}.players")
     first_dealer = value.first_dealer
     if first_dealer is None:
@@ -228,6 +267,97 @@ def _store_imported(group: GroupRow, item: Imported) -> tuple[Rubber, str]:
     return rubber, key
 
 
+def _check_size(body: object) -> None:
+    """Refuse at once (413) a file of more rubbers or hands than one import takes.
+
+    They are counted before anything in it is read or scored; a file of another shape is the
+    reading's to refuse."""
+    if not isinstance(body, dict) or not isinstance(body.get("rubbers"), list):
+        return
+    rubbers = body["rubbers"]
+    hands = sum(
+        len(rubber["hands"])
+        for rubber in rubbers
+        if isinstance(rubber, dict) and isinstance(rubber.get("hands"), list)
+    )
+    if len(rubbers) <= MAX_IMPORT_RUBBERS and hands <= MAX_IMPORT_HANDS:
+        return
+    raise ApiError(
+        413,
+        _(
+            "One import takes at most %(rubbers)s rubbers and %(hands)s hands; this file has "
+            "%(given_rubbers)s rubbers and %(given_hands)s hands. Split it and import each part: "
+            "the import only adds what is missing.",
+            rubbers=MAX_IMPORT_RUBBERS,
+            hands=MAX_IMPORT_HANDS,
+            given_rubbers=len(rubbers),
+            given_hands=hands,
+        ),
+        "rubbers",
+        "import_too_large",
+    )
+
+
+def _batches(items: list[Imported]) -> Iterator[list[Imported]]:
+    """Yield the rubbers in order, in batches.
+
+    A batch holds IMPORT_BATCH rubbers or IMPORT_BATCH_HANDS hands at the most (a rubber of
+    more hands alone)."""
+    batch: list[Imported] = []
+    hands = 0
+    for item in items:
+        if batch and (len(batch) == IMPORT_BATCH or hands + len(item.hands) > IMPORT_BATCH_HANDS):
+            yield batch
+            batch, hands = [], 0
+        batch.append(item)
+        hands += len(item.hands)
+    if batch:
+        yield batch
+
+
+def _store_batch(group: GroupRow, items: list[Imported]) -> tuple[list[Copy], int]:
+    """Write a batch of an import in one transaction under the group's lock, rated, and commit it.
+
+    Another write to the group, or a hand at another table, gets in before the next batch. What the
+    group holds is read again each time (another import may have added some)."""
+    with one_writer(db.session.connection()):  # in the queue of a hand's writers, on SQLite
+        return _write_batch(group, items)
+
+
+def _write_batch(group: GroupRow, items: list[Imported]) -> tuple[list[Copy], int]:
+    group_store.lock(group.id)
+    origins = [item.origin for item in items if item.origin is not None]
+    present: set[str] = set()
+    if origins:
+        for rubber_id, origin_id in db.session.execute(
+            sa.select(Rubber.id, Rubber.origin_id).where(
+                Rubber.group_id == group.id,
+                sa.or_(Rubber.id.in_(origins), Rubber.origin_id.in_(origins)),
+            )
+        ):
+            present.add(rubber_id)
+            if origin_id:
+                present.add(origin_id)
+    created: list[Copy] = []
+    stored: list[Rubber] = []
+    skipped = 0
+    for item in items:
+        if item.origin is not None and item.origin in present:
+            skipped += 1
+            continue
+        if item.origin is not None:
+            present.add(item.origin)
+        rubber, key = _store_imported(group, item)
+        stored.append(rubber)
+        created.append(Copy(rubber.id, rubber.origin_id, key))
+    if stored:
+        first = min(stored, key=lambda rubber: (rubber.created_at, rubber.group_seq))
+        assert first.created_at is not None and first.group_seq is not None
+        group_store.rerate_from(group.id, first.created_at, first.group_seq)
+    db.session.commit()
+    return created, skipped
+
+
 @bp.operation(
     "post",
     "/groups/<group_id>/import",
@@ -240,8 +370,9 @@ def _store_imported(group: GroupRow, item: Imported) -> tuple[Rubber, str]:
         400: BAD_BODY,
         403: NO_GROUP_KEY,
         404: NO_GROUP,
-        409: "Another write to the group got there first: try again.",
-        413: TOO_LARGE,
+        409: "Another write to the group got there first: try again (the batches written "
+        "are kept; an import only adds what is missing).",
+        413: "The body is too large, or holds more rubbers or hands than one import takes.",
         422: REFUSED,
     },
 )
@@ -252,52 +383,45 @@ def import_group(group_id: str) -> tuple[Response, int]:
         body = json_body()
     except RequestEntityTooLarge:
         raise ApiError(413, _("The request is too large.")) from None
+    _check_size(body)
     file = GroupExport.read(body)
     items = [_scored(value, f"rubbers[{index}]") for index, value in enumerate(file.rubbers)]
-    created: list[tuple[Rubber, str]] = []
-    try:
-        group_store.lock(group.id)
-        present = set()
-        for rubber_id, origin_id in db.session.execute(
-            sa.select(Rubber.id, Rubber.origin_id).where(Rubber.group_id == group.id)
-        ):
-            present.add(rubber_id)
-            if origin_id:
-                present.add(origin_id)
-        skipped = 0
-        for item in items:
-            if item.origin is not None and item.origin in present:
-                skipped += 1
-                continue
-            if item.origin is not None:
-                present.add(item.origin)
-            created.append(_store_imported(group, item))
-        if created:
-            first = min(created, key=lambda pair: (pair[0].created_at, pair[0].group_seq))[0]
-            assert first.created_at is not None and first.group_seq is not None
-            group_store.rerate_from(group.id, first.created_at, first.group_seq)
-        db.session.commit()
-    except (OperationalError, IntegrityError, StaleDataError):
-        db.session.rollback()
-        raise ApiError(409, _("The group is busy: try again."), None, "busy") from None
-    except Exception:
-        db.session.rollback()
-        raise
+    created: list[Copy] = []
+    skipped = 0
+    for batch in _batches(items):
+        try:
+            made, passed = _store_batch(group, batch)
+        except (OperationalError, IntegrityError, StaleDataError):
+            db.session.rollback()
+            raise ApiError(
+                409,
+                _(
+                    "The group is busy: try again. The rubbers already imported are kept, "
+                    "and the import only adds what is missing."
+                ),
+                None,
+                "busy",
+            ) from None
+        except Exception:
+            db.session.rollback()
+            raise
+        created += made
+        skipped += passed
     return jsonify(
         {
             "created": len(created),
             "skipped": skipped,
             "rubbers": [
                 {
-                    "id": rubber.id,
-                    "origin": rubber.origin_id,
-                    "url": url_for("rubbers.rubber", rubber_id=rubber.id, _external=True),
-                    "edit_key": key,
+                    "id": copy.id,
+                    "origin": copy.origin,
+                    "url": url_for("rubbers.rubber", rubber_id=copy.id, _external=True),
+                    "edit_key": copy.key,
                     "edit_url": url_for(
-                        "rubbers.grant", rubber_id=rubber.id, key=key, _external=True
+                        "rubbers.grant", rubber_id=copy.id, key=copy.key, _external=True
                     ),
                 }
-                for rubber, key in created
+                for copy in created
             ],
             "stats_url": url_for("api.groups.stats", group_id=group.id, _external=True),
         }

@@ -18,14 +18,17 @@ from scorekeeper.api.errors import Error
 from scorekeeper.api.operations import (
     ETAG,
     IF_NONE_MATCH,
+    NOT_JSON,
     NOT_MODIFIED,
     PREFIX,
+    RATE_LIMITED,
     SECURITY_SCHEMES,
     ApiBlueprint,
     Content,
     Operation,
 )
 from scorekeeper.api.schemas.fields import PATH_PARAMETERS
+from scorekeeper.web.limits import LIMITS
 
 bp = ApiBlueprint("openapi", __name__)
 PARTS = (rubbers.bp, export.bp, groups.bp, bp)
@@ -33,6 +36,10 @@ PARTS = (rubbers.bp, export.bp, groups.bp, bp)
 JSON = "application/json"
 REFS = "#/components/schemas/{model}"
 PARAMETER = re.compile(r"<(?:[a-z]+:)?(\w+)>")
+API = "api."
+"""The endpoints of the API's parts are under the API's blueprint."""
+LIMITED_BIDDING = {"api.bidding.create_game": ("post", f"{PREFIX}/bidding")}
+"""The rate-limited operation of bidding Sueca, whose part describes itself."""
 
 
 @bp.operation(
@@ -148,6 +155,30 @@ def _operation(operation: Operation) -> dict[str, Any]:
     return item
 
 
+def _refusals_of_every_part(
+    paths: dict[str, dict[str, Any]], limited: set[tuple[str, str]]
+) -> None:
+    """What the API's blueprint and the rate limits answer before any view, in the document.
+
+    415 to a body not declared JSON (api/__init__.py), 429 with Retry-After to a creation over its
+    limit (web/limits.py), its sentence in the reader's language."""
+    for path, item in paths.items():
+        for method, operation in item.items():
+            responses = operation["responses"]
+            if "requestBody" in operation:
+                responses.setdefault("415", _response(415, NOT_JSON))
+            if (method, path) in limited:
+                answer = _response(429, RATE_LIMITED)
+                answer["headers"] = {
+                    "Retry-After": {
+                        "description": "Seconds until the count allows another.",
+                        "schema": {"type": "integer", "minimum": 1},
+                    }
+                }
+                responses.setdefault("429", answer)
+            operation["responses"] = dict(sorted(responses.items()))
+
+
 @cache
 def document() -> dict[str, Any]:
     """The OpenAPI document of the API (built once; treat it as read-only)."""
@@ -159,6 +190,12 @@ def document() -> dict[str, Any]:
     # Bidding Sueca's operations describe themselves (api/bidding_schemas.py).
     bidding_paths, bidding_schemas_ = bidding_schemas.openapi()
     paths.update(bidding_paths)
+    limited = {
+        (operation.method, PREFIX + PARAMETER.sub(r"{\1}", operation.rule))
+        for operation in operations
+        if API + operation.endpoint in LIMITS
+    } | {place for endpoint, place in LIMITED_BIDDING.items() if endpoint in LIMITS}
+    _refusals_of_every_part(paths, limited)
     return {
         "openapi": "3.1.0",
         "info": {

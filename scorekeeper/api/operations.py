@@ -5,7 +5,7 @@ The blueprint routes the view and keeps the declaration, which the OpenAPI docum
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import Blueprint
@@ -32,6 +32,11 @@ CONFLICT = (
     "the edit would end the rubber early, or no hand to undo."
 )
 TOO_LARGE = "The request is too large."
+NOT_JSON = "The body is not declared JSON (Content-Type: application/json)."
+RATE_LIMITED = (
+    "Too many creations from this address: the sentence says to wait, Retry-After for how many "
+    "seconds."
+)
 NO_GROUP_KEY = "The X-Group-Key header is missing or is not the group's edit key."
 NO_GROUP = "No such group."
 HAND_WRITE_REFUSED: dict[int, Any] = {
@@ -90,6 +95,9 @@ class Operation:
     body_required: bool = True
     security: list[dict[str, list[str]]] = field(default_factory=list)
     conditional: bool = False
+    endpoint: str = ""
+    """The view's endpoint within the API's blueprint (``groups.import_group``), set as the
+    view is routed."""
 
 
 class ApiBlueprint(Blueprint):
@@ -106,7 +114,7 @@ class ApiBlueprint(Blueprint):
         operation = Operation(method, rule, operation_id, summary, **declared)
 
         def register(view: Callable[..., Any]) -> Callable[..., Any]:
-            self.operations.append(operation)
+            self.operations.append(replace(operation, endpoint=f"{self.name}.{view.__name__}"))
             self.add_url_rule(rule, view_func=view, methods=[method.upper()])
             return view
 

@@ -19,7 +19,7 @@ from wtforms.validators import AnyOf, Length, NumberRange, Optional, ValidationE
 from scorekeeper.bidding import wording
 from scorekeeper.engine import bidding as rules
 from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
-from scorekeeper.web.forms import Form, strip
+from scorekeeper.web.forms import Form, printable, strip
 
 ALONE = "alone"
 """The partner choice of a bidder who called a card of their own hand."""
@@ -51,7 +51,11 @@ def _within(low: int, high: int) -> _Whole:
 def _name(label: Any) -> StringField:
     return StringField(
         label,
-        validators=[Optional(), Length(max=NAME_LENGTH, message=_l("At most %(max)d characters."))],
+        validators=[
+            Optional(),
+            Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
+            printable,
+        ],
         filters=[strip],
     )
 

@@ -27,7 +27,8 @@ from scorekeeper.bidding.forms import ALONE, HandForm, NewGameForm, UndoForm
 from scorekeeper.bidding.models import BiddingGame
 from scorekeeper.engine import bidding as rules
 from scorekeeper.extensions import db
-from scorekeeper.web.device import current_device, ensure_device, remember_key
+from scorekeeper.web import security
+from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.forms import Form
 from scorekeeper.web.i18n import select_locale
 
@@ -141,7 +142,7 @@ def game(game_id: str) -> Any:
     game = game_or_404(game_id)
     device = current_device()
     can_edit = store.can_edit(device, game)
-    edit_key = session.get(KEYS, {}).get(game.id) if can_edit else None
+    edit_key = held_key(game.id, KEYS) if can_edit else None
     plain = not request.args and "_flashes" not in session
     if can_edit and "csrf_token" not in session:
         generate_csrf()
@@ -170,6 +171,8 @@ def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | N
     form.seat(names)
     form.key.data = secrets.token_urlsafe(16)
     form.version.data = str(game.version)
+    if edit_key:
+        security.holds_edit_key()  # the page shows the edit link
     return render_template(
         "bidding/show.html",
         game=game,
@@ -217,7 +220,7 @@ def record_hand(game_id: str) -> Any:
                 names = wording.seat_names(game.players)
                 flash(wording.hand_summary(written.state.hands[-1], names), "hand")
             return redirect(url_for(".game", game_id=game.id))
-    return _render(game, form, True, session.get(KEYS, {}).get(game.id)), 422
+    return _render(game, form, True, held_key(game.id, KEYS)), 422
 
 
 def _refusal_on(form: HandForm, error: rules.BiddingError) -> None:

@@ -8,7 +8,7 @@ from wtforms.validators import DataRequired, Length
 
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.web.columns import NAME_LENGTH
-from scorekeeper.web.forms import Form, strip
+from scorekeeper.web.forms import Form, printable, strip
 
 
 class NewGroupForm(Form):
@@ -19,6 +19,7 @@ class NewGroupForm(Form):
         validators=[
             DataRequired(message=_l("Give the group a name.")),
             Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
+            printable,
         ],
         filters=[strip],
         render_kw={"placeholder": _l("Tasca do Zé, Fridays"), "autocomplete": "off"},

@@ -35,7 +35,7 @@ from scorekeeper.rubbers import drawings, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import paging, security, wording
-from scorekeeper.web.device import current_device, ensure_device, remember_key
+from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 
 bp = Blueprint("groups", __name__)
 
@@ -145,7 +145,7 @@ def group(group_id: str) -> str:
                 .limit(MOVABLE_SHOWN)
             ).scalars()
         )
-    key = session.get("group_keys", {}).get(group.id) if can_edit else None
+    key = held_key(group.id, "group_keys") if can_edit else None
     if key:
         security.holds_edit_key()  # the page shows the group's edit link
     moved_id = (session.get("moved") or [None, None])[1] if can_edit else None

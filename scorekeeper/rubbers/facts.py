@@ -14,18 +14,22 @@ from flask import current_app, request, session
 from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.extensions import db
+from scorekeeper.web.device import opened
 from scorekeeper.web.i18n import select_locale
 
 PAGE_QUERY = (
     "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device, next_rubber.id,"
-    " prev_rubber.version FROM rubbers"
+    " prev_rubber.version, device_keys.sealed FROM rubbers"
     " LEFT OUTER JOIN device_rubbers ON device_rubbers.rubber_id = rubbers.id"
     " AND device_rubbers.device = {mark}"
+    " LEFT OUTER JOIN device_keys ON device_keys.owner_id = rubbers.id"
+    " AND device_keys.device = {mark} AND device_keys.book = 'keys'"
     " LEFT OUTER JOIN rubbers AS next_rubber ON next_rubber.previous_id = rubbers.id"
     " LEFT OUTER JOIN rubbers AS prev_rubber ON prev_rubber.id = rubbers.previous_id"
     " WHERE rubbers.id = {mark}"
 )
-"""What a kept rubber page needs to know: the rubber's version, whether this phone may edit, and
+"""What a kept rubber page needs to know: the rubber's version, whether this phone may edit (and
+its edit key, sealed in its row: web/device.py), and
 its neighbours at the table (the next rubber, the previous one's version) for the sitting's
 count and link. Sent to the driver as it is: on the page's busiest path, building and compiling
 a statement cost more than running it."""
@@ -39,6 +43,8 @@ class Facts:
     next_id: str | None
     """The next rubber at the same table, once one is started."""
     previous_version: int | None
+    sealed: str | None = None
+    """This phone's edit key of the rubber as its row keeps it (web.device.opened reads it)."""
 
 
 def page_facts(rubber_id: str, device: str) -> Facts | None:
@@ -46,24 +52,24 @@ def page_facts(rubber_id: str, device: str) -> Facts | None:
     connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
     try:
         cursor = connection.cursor()
-        cursor.execute(PAGE_QUERY.format(mark=mark), (device, rubber_id))
+        cursor.execute(PAGE_QUERY.format(mark=mark), (device, device, rubber_id))
         found = cursor.fetchone()
         cursor.close()
     finally:
         connection.close()
     if found is None:
         return None
-    version, updated_at, holder, next_id, previous_version = found
+    version, updated_at, holder, next_id, previous_version, sealed = found
     if isinstance(updated_at, str):  # SQLite's driver leaves a date as its text
         updated_at = datetime.fromisoformat(updated_at)
     can_edit = bool(device) and holder is not None
-    return Facts(int(version), updated_at, can_edit, next_id, previous_version)
+    return Facts(int(version), updated_at, can_edit, next_id, previous_version, sealed)
 
 
 def answer_key(rubber_id: str, facts: Facts) -> tuple[tuple[Any, ...], str | None]:
     """What this phone's page depends on (the key of its kept answer), and its edit key."""
     can_edit = facts.can_edit
-    edit_key = session.get("keys", {}).get(rubber_id) if can_edit else None
+    edit_key = opened(rubber_id, "keys", facts.sealed) if can_edit else None
     locale = select_locale()  # Flask-Babel's own choice, without making a Babel locale of it
     if can_edit and "csrf_token" not in session:
         generate_csrf()  # the session's token, which every form of the scorer's page carries

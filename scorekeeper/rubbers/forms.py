@@ -27,7 +27,7 @@ from wtforms.validators import (
 
 from scorekeeper import engine
 from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
-from scorekeeper.web.forms import Form, strip
+from scorekeeper.web.forms import Form, printable, strip
 from scorekeeper.web.wording import engine_error
 
 
@@ -89,6 +89,7 @@ def _name(label: Any) -> StringField:
         validators=[
             Optional(),
             Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
+            printable,
         ],
         filters=[strip],
     )

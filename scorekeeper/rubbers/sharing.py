@@ -7,14 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, render_template, session, url_for
+from flask import Blueprint, render_template, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.access import rubber_or_404
 from scorekeeper.web import security
-from scorekeeper.web.device import current_device
+from scorekeeper.web.device import current_device, held_key
 from scorekeeper.web.qr import qr_svg
 
 bp = Blueprint("sharing", __name__)
@@ -46,7 +46,7 @@ def share(rubber_id: str) -> str:
         )
     ]
     # The edit link only where the rubber page showed it: a phone that may edit and holds the key.
-    key = session.get("keys", {}).get(rubber.id)
+    key = held_key(rubber.id)
     if key and store.can_edit(current_device(), rubber):
         security.holds_edit_key()  # no cache may keep the page: it shows the edit link
         edit_url = url_for("rubbers.grant", rubber_id=rubber.id, key=key, _external=True)

@@ -30,7 +30,7 @@ from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
-from scorekeeper.web.device import current_device, ensure_device, remember_key
+from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 
 bp = Blueprint("rubbers", __name__)
 
@@ -194,7 +194,7 @@ def _render(
     can_edit = store.can_edit(current_device(), rubber)
     form.key.data = write_key or secrets.token_urlsafe(16)
     form.version.data = str(rubber.version)
-    edit_key = session.get("keys", {}).get(rubber.id) if can_edit else None
+    edit_key = held_key(rubber.id) if can_edit else None
     if edit_key:
         security.holds_edit_key()  # the page carries the edit key (the offline sync's)
     page = render_template(
@@ -340,8 +340,8 @@ def next_rubber(rubber_id: str) -> Response:
         flash(_("This rubber is not won yet: the next one starts when it is."), "conflict")
         return redirect(url_for(".rubber", rubber_id=previous.id))
     # The next rubber's edit key follows from this one's, for every phone that holds it.
-    held = session.get("keys", {}).get(previous.id)
-    key = store.next_edit_key(held) if store.key_matches(previous, held) else None
+    held = held_key(previous.id)
+    key = store.next_edit_key(held) if held and store.key_matches(previous, held) else None
     # One next rubber per rubber: a second tap, or the other phone's, lands on the same one.
     following = store.next_rubber_of(previous)
     if following is None:

@@ -7,6 +7,10 @@ from typing import Any
 from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
+from wtforms import Field
+from wtforms.validators import ValidationError
+
+from scorekeeper.web.columns import has_control
 
 # WTForms' own messages, in this app's catalogues so pt-PT and pt-BR each read right.
 WTFORMS_MESSAGES = (
@@ -43,3 +47,11 @@ class Form(FlaskForm):
 def strip(text: Any) -> Any:
     """A text field as typed, without the spaces around it."""
     return text.strip() if isinstance(text, str) else text
+
+
+def printable(form: Any, field: Field) -> None:
+    """A name's rule at every door, the API's too: no control characters (a tab, an escape)."""
+    if isinstance(field.data, str) and has_control(field.data):
+        raise ValidationError(
+            _l("%(field)s must not contain control characters.", field=field.label.text)
+        )

@@ -139,14 +139,18 @@ def holds_edit_key() -> None:
 def _headers(response: Response) -> Response:
     """Add each of HEADERS that the view did not set itself (one look at the headers for all).
 
-    Set no-store for an answer that shows an edit key; over https, Strict-Transport-Security too:
-    the phone comes back over https only."""
+    Set no-store for an answer that shows an edit key; a JSON answer is an attachment; over
+    https, Strict-Transport-Security too: the phone comes back over https only."""
     present = {name.lower() for name, _ in response.headers.items()}
     for name, value in HEADERS:
         if name.lower() not in present:
             response.headers.add(name, value)
     if g.get("holds_edit_key"):
         response.headers["Cache-Control"] = "no-store"
+    if response.mimetype == "application/json" and "content-disposition" not in present:
+        # Opened in a browser's tab, an API answer is a file to save, never a page to render.
+        response.headers["Content-Disposition"] = 'attachment; filename="answer.json"'
+
     max_age = current_app.config["HSTS_MAX_AGE"]
     if max_age and request.is_secure and "strict-transport-security" not in present:
         response.headers.add("Strict-Transport-Security", f"max-age={int(max_age)}")

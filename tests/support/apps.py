@@ -80,3 +80,20 @@ def snapshot(app: Flask) -> dict[str, list[tuple[Any, ...]]]:
             )
             for table in tables
         }
+
+
+def held_key(app: Flask, client: Any, owner_id: str, book: str = "keys") -> str:
+    """Return the edit key the phone of this test client was given, kept in its rows.
+
+    The book is a rubber's (``keys``), a group's (``group_keys``) or a bidding game's
+    (``bidding_keys``): see web/device.py."""
+    from scorekeeper.web.device import DeviceKey, unseal
+
+    with client.session_transaction() as session:
+        device, secret = session["device"], session["seal"]
+    with app.app_context():
+        row = db.session.get(DeviceKey, (device, book, owner_id))
+        assert row is not None, (book, owner_id)
+        key = unseal(secret, row.sealed)
+        assert key is not None
+        return key

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,6 +30,12 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 APP_SERVERS = max(1, int(os.environ.get("APP_SERVERS", "1")))
 """gunicorn servers on one database for the two-phones and crash tests (tests/system/): 1, or
 2 in CI's PostgreSQL pass (.ci/run), where they run behind nginx or side by side."""
+REDIS_URL = os.environ.get("REDIS_URL", "").strip()
+"""The Redis server that several app servers count their rate limits in: .ci/run starts one for
+its run on two servers (APP_SERVERS=2)."""
+LIFTED = "1000"
+"""RATELIMIT_FACTOR of the system tests' servers: the limits stay on, counted as in production,
+but one address may create a thousand times more (the tests create hundreds from 127.0.0.1)."""
 STARTUP = 30.0
 GONE = (requests.ConnectionError, requests.Timeout, requests.exceptions.ChunkedEncodingError)
 """What a client sees while a server is down or dies under its request."""
@@ -49,6 +56,67 @@ def need_program(name: str, package: str) -> str:
         missing(f"{name} (apt-get install {package})")
     assert found is not None
     return found
+
+
+@contextmanager
+def redis_server(folder: Path) -> Iterator[str]:
+    """A real redis-server on 127.0.0.1 and a free port, nothing kept on disk: its URL."""
+    program = need_program("redis-server", "redis-server")
+    port = free_port()
+    process = subprocess.Popen(
+        [
+            program,
+            "--bind",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--dir",
+            str(folder),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        started = time.monotonic()
+        while True:
+            assert process.poll() is None, "redis-server stopped at once"
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=1) as probe:
+                    probe.sendall(b"PING\r\n")
+                    if probe.recv(16).startswith(b"+PONG"):
+                        break
+            except OSError:
+                pass
+            assert time.monotonic() - started < STARTUP, "redis-server did not answer"
+            time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}"
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+@contextmanager
+def shared_limits(folder: Path, servers: int) -> Iterator[dict[str, str]]:
+    """The environment of ``servers`` app servers' rate limits.
+
+    One counts in its own memory; several share their counts in a real Redis (REDIS_URL, else one
+    started here), under a key prefix of their own. Under CI several servers need REDIS_URL: .ci/run
+    must start it."""
+    if servers <= 1:
+        yield {}
+        return
+    prefix = {"RATELIMIT_KEY_PREFIX": f"test-{uuid.uuid4().hex}"}
+    if REDIS_URL:
+        yield {"RATELIMIT_STORAGE_URI": REDIS_URL, **prefix}
+        return
+    if os.environ.get("CI") == "true":
+        pytest.fail("several app servers share their rate limits in Redis: set REDIS_URL (.ci/run)")
+    with redis_server(folder) as url:
+        yield {"RATELIMIT_STORAGE_URI": url, **prefix}
 
 
 def free_port() -> int:
@@ -111,7 +179,15 @@ class Gunicorn:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = {"HOST": "127.0.0.1", "PYTHONUNBUFFERED": "1", **self.env, "PORT": str(self.port)}
+        # The system tests create many rubbers from one address: the limits raised, unless the
+        # test's own env says otherwise (configuration only: the limits stay on).
+        env = {
+            "HOST": "127.0.0.1",
+            "PYTHONUNBUFFERED": "1",
+            "RATELIMIT_FACTOR": LIFTED,
+            **self.env,
+            "PORT": str(self.port),
+        }
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(
                 self.command,
@@ -235,12 +311,16 @@ def behind_proxy(
 
     The database is DATABASE_URL when set, PostgreSQL in CI, else a SQLite file of its own."""
     need_program("nginx", "nginx")
-    with fresh_app(tmp_path / "stack.sqlite3", {"SECRET_KEY": "stack"}) as app:
+    with (
+        fresh_app(tmp_path / "stack.sqlite3", {"SECRET_KEY": "stack"}) as app,
+        shared_limits(tmp_path, servers) as limits,
+    ):
         server_env = {
             **os.environ,
             "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
             "SECRET_KEY": "stack",
             "PROXY_COUNT": "1",
+            **limits,
             **(env or {}),
         }
         running: list[Gunicorn] = []

@@ -34,7 +34,7 @@ import sqlalchemy as sa
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import Hand, Rubber, WriteKey
-from tests.support.servers import APP_SERVERS, GONE, Gunicorn, upgrade
+from tests.support.servers import APP_SERVERS, GONE, Gunicorn, shared_limits, upgrade
 
 CRASH_CYCLES = max(5, int(os.environ.get("CRASH_CYCLES", "5")))
 SEED = int(os.environ.get("CRASH_SEED", str(random.randrange(1_000_000))))
@@ -196,7 +196,14 @@ def test_killed_server_loses_no_acknowledged_hand(
         "PYTHONUNBUFFERED": "1",
     }
     upgrade(env)
+    with shared_limits(tmp_path, APP_SERVERS) as limits:
+        _crash_cycles(database, tmp_path, {**env, **limits}, capsys)
 
+
+def _crash_cycles(
+    database: str, tmp_path: Path, env: dict[str, str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Kill the servers again and again under the clients' hands, then count what was kept."""
     servers = [
         Gunicorn(env=env, log=tmp_path / f"gunicorn-{number}.log") for number in range(APP_SERVERS)
     ]

@@ -153,3 +153,24 @@ def test_through_the_proxy_every_read_sees_every_write_before_it(stack: Stack) -
     for server in stack.servers:
         server.stop()
         assert server.log.read_text().count(f"GET /r/{rubber['id']} ") >= 6, server.log
+
+
+def test_two_servers_count_the_rate_limits_together_in_redis(tmp_path: Path) -> None:
+    """Two servers count a client's creations together, in Redis.
+
+    Behind nginx the servers share the work, and their counts in Redis (REDIS_URL in CI,
+    .ci/run): the documented limit holds for a client whichever server answers it."""
+    from scorekeeper.web.limits import GROUPS
+
+    per_minute = int(GROUPS.split("/")[0])
+    with behind_proxy(tmp_path, servers=2, env={"RATELIMIT_FACTOR": "1"}) as running:
+        first, second = (server.url for server in running.servers)
+        made = [
+            requests.post(f"{(first, second)[n % 2]}/api/v1/groups", json={"name": f"T{n}"})
+            for n in range(per_minute)
+        ]
+        assert [answer.status_code for answer in made] == [201] * per_minute
+        for url in (first, second):
+            refused = requests.post(f"{url}/api/v1/groups", json={"name": "Mais"}, headers=EN)
+            assert refused.status_code == 429, url
+            assert "wait a minute" in refused.json()["error"]

@@ -13,6 +13,7 @@ from flask import Flask
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.support.apps import held_key
 from tests.web.test_security import Table, build
 
 HTTPS = {"wsgi.url_scheme": "https"}
@@ -139,3 +140,47 @@ def test_a_followers_page_shows_no_key_and_stays_cacheable(
         assert owner_of_both.key not in answer.get_data(as_text=True)
         assert answer.headers.get("Cache-Control") != "no-store", url
     assert follower.get(f"/r/{owner_of_both.id}").headers["Cache-Control"] == "private, no-cache"
+
+
+def test_a_bidding_games_page_with_its_edit_link_is_no_store(app: Flask) -> None:
+    owner = app.test_client()
+    names = {f"player{seat}": name for seat, name in enumerate(["Ana", "Rui", "Eva", "Zé"])}
+    started = owner.post("/bidding/new", data=names)
+    assert started.status_code == 302
+    url = started.headers["Location"]
+    game_id = url.rsplit("/", 1)[-1]
+    key = held_key(app, owner, game_id, "bidding_keys")
+    answer = owner.get(url)
+    assert key in answer.get_data(as_text=True)
+    assert answer.headers["Cache-Control"] == "no-store"
+    refused = owner.post(f"{url}/hands", data={"points": "999"})
+    assert refused.status_code == 422 and key in refused.get_data(as_text=True)
+    assert refused.headers["Cache-Control"] == "no-store"
+    follower = app.test_client().get(url)
+    assert key not in follower.get_data(as_text=True)
+    assert follower.headers["Cache-Control"] == "private, no-cache"
+
+
+def test_every_api_json_answer_is_an_attachment(app: Flask) -> None:
+    """A JSON answer opened in a tab is saved, never rendered.
+
+    Its Content-Type alone is no guarantee to an old browser that sniffs."""
+    client = app.test_client()
+    created = client.post("/api/v1/rubbers", json={}, environ_overrides=HTTPS)
+    rubber = created.get_json()
+    answers = {
+        "201": created,
+        "200": client.get(f"/api/v1/rubbers/{rubber['id']}", environ_overrides=HTTPS),
+        "422": client.post("/api/v1/rubbers", json={"teams": ["a"]}, environ_overrides=HTTPS),
+        "404 of an address": client.get("/api/v1/nothing", environ_overrides=HTTPS),
+        "415": client.post(
+            "/api/v1/rubbers", data="{}", content_type="text/plain", environ_overrides=HTTPS
+        ),
+        "document": client.get("/api/v1/openapi.json", environ_overrides=HTTPS),
+    }
+    for where, answer in answers.items():
+        assert answer.mimetype == "application/json", where
+        disposition = answer.headers.get("Content-Disposition", "")
+        assert disposition.startswith("attachment"), (where, disposition)
+    csv = client.get(f"/api/v1/rubbers/{rubber['id']}/export.csv")
+    assert csv.headers["Content-Disposition"] == f'attachment; filename="sueca-{rubber["id"]}.csv"'

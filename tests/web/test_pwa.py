@@ -12,6 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.web import pwa
+from tests.support.apps import held_key
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
@@ -147,8 +148,7 @@ def edit_key_attribute(html: str) -> str | None:
 def test_only_a_phone_that_may_edit_gets_the_edit_key(app: Flask, client: FlaskClient) -> None:
     page = client.post("/rubbers").location
     rubber_id = page.rsplit("/", 1)[-1]
-    with client.session_transaction() as session:
-        key = session["keys"][rubber_id]
+    key = held_key(app, client, rubber_id)
     html = client.get(page).get_data(as_text=True)
     assert edit_key_attribute(html) == key
     assert f'data-api="/api/v1/rubbers/{rubber_id}/hands"' in html

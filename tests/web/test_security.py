@@ -21,6 +21,7 @@ from scorekeeper import create_app
 from scorekeeper.api import export
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import store
+from tests.support.apps import held_key
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 WRONG_KEY = "not-the-edit-key-of-this-rubber-at-all"
@@ -194,8 +195,7 @@ def test_the_database_never_holds_a_raw_edit_key(app: Flask, client: FlaskClient
                        headers=headers).status_code == 201  # fmt: skip
 
     page = client.post("/rubbers").location
-    with client.session_transaction() as session:
-        page_key = session["keys"][page.rsplit("/", 1)[-1]]
+    page_key = held_key(app, client, page.rsplit("/", 1)[-1])
     phone = app.test_client()
     assert phone.get(f"{page}/edit/{page_key}").status_code == 302  # a grant is stored too
     assert phone.post(page + "/hands", data={"points": "70", "team": "0"}).status_code == 302
@@ -464,7 +464,8 @@ def test_every_get_route_leaves_the_database_as_it_was(app: Flask) -> None:
             if rule.endpoint == "rubbers.grant":
                 assert response.status_code == 404
 
-    # The one documented exception: the edit link with the right key records a device grant.
+    # The one documented exception: the edit link with the right key records a device grant,
+    # and the key, sealed, in the device's rows (web/device.py).
     grant = next(rule for rule in gets if rule.endpoint == "rubbers.grant")
     url = build(app, grant, table, key=table.key)
     before = snapshot(app)
@@ -473,7 +474,8 @@ def test_every_get_route_leaves_the_database_as_it_was(app: Flask) -> None:
     assert reader.get(url).status_code == 302
     after = snapshot(app)
     assert changed_tables(before, after) == {
-        "device_rubbers": (len(before["device_rubbers"]), len(before["device_rubbers"]) + 1)
+        "device_rubbers": (len(before["device_rubbers"]), len(before["device_rubbers"]) + 1),
+        "device_keys": (len(before["device_keys"]), len(before["device_keys"]) + 1),
     }
     assert added_only(before, after)
 

@@ -18,13 +18,12 @@ from scorekeeper.api.schemas.reading import (
     Answer,
     Refused,
     Says,
-    has_control,
     is_whole,
     type_error,
 )
 from scorekeeper.rubbers import store
 from scorekeeper.web import wording
-from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
+from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, has_control
 
 
 def values(kind: Any) -> tuple[Any, ...]:
@@ -216,7 +215,10 @@ def _printable(value: str) -> str:
 def _moment(value: str) -> datetime:
     moment = datetime.fromisoformat(value)  # a ValueError is refused as not a date
     if moment.tzinfo is not None:
-        moment = moment.astimezone(UTC).replace(tzinfo=None)
+        try:
+            moment = moment.astimezone(UTC).replace(tzinfo=None)
+        except OverflowError:  # 0001-01-01T00:00:00+14:00 is before the first year in UTC
+            raise ValueError("out of the years a date can have") from None
     return moment
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import types
 import typing
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
@@ -93,13 +92,6 @@ class Says:
 
     answer: Answer
     missing: Answer | None = None
-
-
-def has_control(text: str) -> bool:
-    """Return whether ``text`` holds a control character or a lone surrogate.
-
-    Not every database can store them (PostgreSQL refuses NUL)."""
-    return any(unicodedata.category(char) in ("Cc", "Cs") for char in text)
 
 
 def is_whole(value: object) -> bool:

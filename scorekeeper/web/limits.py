@@ -1,0 +1,91 @@
+"""Rate limits on what creates.
+
+Rubbers, groups, bidding games and imports, per client address, applied by endpoint here so the
+views need not know (docs/decisions.md, "Rate limits")."""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Response, current_app, jsonify, render_template, request
+from flask_babel import gettext as _
+from flask_limiter import Limiter
+from flask_limiter.errors import RateLimitExceeded
+from flask_limiter.util import get_remote_address
+
+RUBBERS = "30/minute;300/hour"
+"""A table starts a rubber every quarter of an hour or so; a café's phones share one address."""
+GROUPS = "10/minute;60/hour"
+IMPORTS = "5/minute;30/hour"
+
+LIMITS: dict[str, tuple[str, str]] = {
+    # endpoint: (scope, limit); endpoints of one scope share their count.
+    "rubbers.new_rubber": ("rubbers", RUBBERS),
+    "rubbers.quick_rubber": ("rubbers", RUBBERS),
+    "rubbers.next_rubber": ("rubbers", RUBBERS),
+    "groups.new_rubber": ("rubbers", RUBBERS),
+    "api.rubbers.create_rubber": ("rubbers", RUBBERS),
+    "groups.new_group": ("groups", GROUPS),
+    "api.groups.create_group": ("groups", GROUPS),
+    "bidding.new_game": ("bidding", RUBBERS),
+    "api.bidding.create_game": ("bidding", RUBBERS),
+    "api.groups.import_group": ("imports", IMPORTS),
+}
+"""Every creation, by the HTML forms and by the API. An endpoint the app does not have (the
+bidding game, until it lands) is passed over."""
+
+
+def scaled(limit: str, factor: int) -> str:
+    """The limit with its counts multiplied (RATELIMIT_FACTOR).
+
+    >>> scaled("30/minute;300/hour", 10)
+    '300/minute;3000/hour'
+    """
+    parts = (part.split("/", 1) for part in limit.split(";"))
+    return ";".join(f"{int(count) * factor}/{per}" for count, per in parts)
+
+
+def _configured(limit: str) -> Callable[[], str]:
+    """The limit as this app's configuration scales it, read at each request."""
+    return lambda: scaled(limit, current_app.config["RATELIMIT_FACTOR"])
+
+
+def too_many(error: RateLimitExceeded) -> Any:
+    """429 with a sentence: the API's error body under /api/, a page elsewhere."""
+    message = _(
+        "Too many new rubbers, groups or imports from this address: wait a minute and try again."
+    )
+    response: Response | str
+    if request.path.startswith("/api/"):
+        response = jsonify(error=message, field=None, code="rate_limited")
+    else:
+        response = render_template("error.html", title=_("Too many at once"), message=message)
+    answer = current_app.make_response((response, 429))
+    # Only the limited answer says when to come back: the headers of every limited endpoint
+    # would also replace a 503's own Retry-After.
+    current = current_app.extensions["scorekeeper.limits"].current_limit
+    if current is not None:
+        answer.headers["Retry-After"] = str(max(1, math.ceil(current.reset_at - time.time())))
+    return answer
+
+
+def init_app(app: Flask) -> Limiter:
+    """Limit the app's creations, once its blueprints are registered.
+
+    Counters in memory, or in the storage of RATELIMIT_STORAGE_URI (Redis) that several servers
+    share."""
+    limiter = Limiter(get_remote_address, app=app)
+    # The limiter's wrappers hold it weakly: the app keeps it.
+    app.extensions["scorekeeper.limits"] = limiter
+    for endpoint, (scope, limit) in LIMITS.items():
+        view = app.view_functions.get(endpoint)
+        if view is not None:
+            limited: Any = limiter.shared_limit(_configured(limit), scope=scope, methods=["POST"])(
+                view
+            )
+            app.view_functions[endpoint] = limited  # typed as maybe async: these views are not
+    app.register_error_handler(429, too_many)
+    return limiter

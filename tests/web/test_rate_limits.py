@@ -1,0 +1,149 @@
+"""Rate limits on creations (web/limits.py).
+
+Per client, by the forms and the API, shared between servers through a real Redis, and off with
+RATELIMIT_ENABLED=0."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper import create_app
+from scorekeeper.web import limits
+from tests.support import servers
+from tests.support.apps import fresh_app
+from tests.support.servers import redis_server
+
+CONFIG = {"TESTING": True, "SECRET_KEY": "limits", "WTF_CSRF_ENABLED": False}
+RUBBERS_PER_MINUTE = 30
+GROUPS_PER_MINUTE = 10
+
+
+def limited(number: str) -> int:
+    return int(number.split("/")[0])
+
+
+@pytest.fixture
+def limited_app(tmp_path: Path) -> Iterator[Flask]:
+    with fresh_app(tmp_path / "limits.sqlite3", {**CONFIG, "RATELIMIT_ENABLED": True}) as app:
+        yield app
+
+
+def from_address(address: str) -> dict[str, Any]:
+    return {"environ_base": {"REMOTE_ADDR": address}}
+
+
+def test_the_limits_are_those_documented() -> None:
+    assert limited(limits.RUBBERS) == RUBBERS_PER_MINUTE
+    assert limited(limits.GROUPS) == GROUPS_PER_MINUTE
+
+
+def test_rubbers_are_limited_per_client_forms_and_api_together(limited_app: Flask) -> None:
+    client = limited_app.test_client()
+    for number in range(RUBBERS_PER_MINUTE):
+        via = "/rubbers" if number % 2 else "/api/v1/rubbers"
+        answer = client.post(via, json={}) if via.startswith("/api") else client.post(via)
+        assert answer.status_code in (201, 302), (number, answer.status_code)
+    refused = client.post("/api/v1/rubbers", json={})
+    assert refused.status_code == 429
+    body = refused.get_json()
+    assert body["field"] is None and body["code"] == "rate_limited"
+    assert "minuto" in body["error"]  # Portuguese, the default language
+    assert "Retry-After" in refused.headers
+    page = client.post("/rubbers", headers={"Accept-Language": "en"})
+    assert page.status_code == 429
+    assert "wait a minute" in page.get_data(as_text=True)
+    assert page.mimetype == "text/html"
+    # Another address has a count of its own; reading is never limited.
+    other = limited_app.test_client()
+    assert other.post("/api/v1/rubbers", json={}, **from_address("192.0.2.7")).status_code == 201
+    assert client.get("/rubbers/new").status_code == 200
+
+
+def test_groups_and_imports_are_limited(limited_app: Flask) -> None:
+    client = limited_app.test_client()
+    made = [client.post("/api/v1/groups", json={"name": f"Mesa {n}"}) for n in range(5)]
+    for n in range(GROUPS_PER_MINUTE - 5):
+        assert client.post("/groups/new", data={"name": f"Tasca {n}"}).status_code == 302
+    assert client.post("/api/v1/groups", json={"name": "Mais"}).status_code == 429
+    assert client.post("/groups/new", data={"name": "Mais"}).status_code == 429
+    group = made[0].get_json()
+    key = {"X-Group-Key": group["edit_key"]}
+    url = f"/api/v1/groups/{group['id']}/import"
+    answers = [client.post(url, json={"rubbers": []}, headers=key) for _ in range(6)]
+    assert [answer.status_code for answer in answers] == [200] * 5 + [429]
+
+
+def test_limits_off_in_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("RATELIMIT_ENABLED", "0")
+    with fresh_app(tmp_path / "off.sqlite3", CONFIG) as app:
+        assert app.config["RATELIMIT_ENABLED"] is False
+        client = app.test_client()
+        for _ in range(RUBBERS_PER_MINUTE + 5):
+            assert client.post("/api/v1/rubbers", json={}).status_code == 201
+
+
+def test_limits_on_by_default(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("RATELIMIT_ENABLED", raising=False)
+    monkeypatch.delenv("RATELIMIT_STORAGE_URI", raising=False)
+    app = create_app({"SECRET_KEY": "x", "SQLALCHEMY_DATABASE_URI": "sqlite://"})
+    assert app.config["RATELIMIT_ENABLED"] is True
+    assert app.config["RATELIMIT_STORAGE_URI"] == "memory://"
+
+
+def test_two_servers_share_the_count_in_redis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with redis_server(tmp_path) as url:
+        monkeypatch.setenv("RATELIMIT_STORAGE_URI", url)
+        with fresh_app(tmp_path / "shared.sqlite3", CONFIG) as first:
+            second = create_app(
+                {**CONFIG, "SQLALCHEMY_DATABASE_URI": first.config["SQLALCHEMY_DATABASE_URI"]}
+            )
+            assert first.config["RATELIMIT_STORAGE_URI"] == url
+            clients = [first.test_client(), second.test_client()]
+            for number in range(GROUPS_PER_MINUTE):
+                answer = clients[number % 2].post("/api/v1/groups", json={"name": f"G{number}"})
+                assert answer.status_code == 201, answer.get_json()
+            assert clients[0].post("/api/v1/groups", json={"name": "x"}).status_code == 429
+            assert clients[1].post("/api/v1/groups", json={"name": "y"}).status_code == 429
+            for app in (first, second):
+                app.extensions["scorekeeper.limits"].storage.storage.close()
+
+
+def test_the_factor_raises_the_limits_through_configuration_only(tmp_path: Path) -> None:
+    config = {**CONFIG, "RATELIMIT_ENABLED": True, "RATELIMIT_FACTOR": "2"}
+    with fresh_app(tmp_path / "factor.sqlite3", config) as app:
+        client = app.test_client()
+        answers = [
+            client.post("/api/v1/groups", json={"name": "T"}).status_code
+            for _ in range(2 * GROUPS_PER_MINUTE + 1)
+        ]
+    assert answers == [201] * (2 * GROUPS_PER_MINUTE) + [429]
+    assert limits.scaled(limits.RUBBERS, 3) == "90/minute;900/hour"
+    with pytest.raises(ValueError, match="RATELIMIT_FACTOR"):
+        create_app({**CONFIG, "RATELIMIT_FACTOR": "0"})
+
+
+def test_under_ci_servers_sharing_the_work_need_redis(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Several app servers without REDIS_URL would each count alone.
+
+    CI fails rather than starting without the shared count (.ci/run starts Redis and sets
+    REDIS_URL)."""
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.setattr(servers, "REDIS_URL", "")
+    with pytest.raises(pytest.fail.Exception, match="REDIS_URL"):
+        with servers.shared_limits(tmp_path, 2):
+            pass
+    with servers.shared_limits(tmp_path, 1) as alone:
+        assert alone == {}
+    monkeypatch.setattr(servers, "REDIS_URL", "redis://127.0.0.1:1")
+    with servers.shared_limits(tmp_path, 2) as shared:
+        assert shared["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:1"
+        assert shared["RATELIMIT_KEY_PREFIX"].startswith("test-")
