@@ -20,6 +20,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     configure(app, test_config)
 
     from scorekeeper import api, web
+    from scorekeeper.analysis import queue as analysis_queue
     from scorekeeper.bidding import card_entry as bidding_cards
     from scorekeeper.bidding import views as bidding
     from scorekeeper.extensions import csrf, db, migrate
@@ -32,6 +33,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=asset_folder("migrations"))
     csrf.init_app(app)
+    analysis_queue.init_app(app)
     web.init_app(app)
     app.register_blueprint(home.bp)
     app.register_blueprint(rubbers.bp)
