@@ -355,7 +355,7 @@ def analysis_queue_full(mine: bool, limit: int) -> str:
 
 def analysis_out_of_time(analysed: int) -> str:
     return ngettext(
-        "The time for this analysis ran out: only the last card was analysed.",
+        "The time for this analysis ran out: only the last %(num)d card was analysed.",
         "The time for this analysis ran out: only the last %(num)d cards were analysed.",
         analysed,
     )

@@ -15,8 +15,15 @@ from flask.testing import FlaskClient
 
 from scorekeeper.analysis.models import Analysis
 from scorekeeper.engine import RuleSet, verify_record
-from scorekeeper.engine.analysis import Position, analyse_record, best_cards
+from scorekeeper.engine.analysis import (
+    AnalysisCode,
+    AnalysisError,
+    Position,
+    analyse_record,
+    best_cards,
+)
 from scorekeeper.extensions import db
+from scorekeeper.web import wording
 from tests.api.test_api import conforms
 from tests.support.apps import fresh_app
 from tests.support.records import FULL_RECORD
@@ -187,3 +194,16 @@ def test_an_unknown_analysis_is_404(client: FlaskClient) -> None:
         answer = client.get(address)
         assert answer.status_code == 404
         assert answer.get_json()["code"] in ("no_analysis", "http_404")
+
+
+@pytest.mark.parametrize("problem", list(AnalysisCode))
+def test_every_analysis_problem_has_its_words_in_each_language(
+    app: Flask, problem: AnalysisCode
+) -> None:
+    error = AnalysisError(problem, "engine's own text", "AS")
+    said = {}
+    for language in ("en", "pt_PT", "pt_BR"):
+        with app.test_request_context(headers={"Accept-Language": language.replace("_", "-")}):
+            said[language] = wording.analysis_error(error)
+    assert "engine's own text" not in said.values()
+    assert said["pt_PT"] != said["en"] and said["pt_BR"] != said["en"]
