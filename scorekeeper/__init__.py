@@ -27,7 +27,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.groups import bidding as group_bidding
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
-    from scorekeeper.rubbers import card_entry
+    from scorekeeper.rubbers import analysis_page, card_entry
     from scorekeeper.rubbers import views as rubbers
 
     db.init_app(app)
@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.register_blueprint(home.bp)
     app.register_blueprint(rubbers.bp)
     app.register_blueprint(card_entry.bp)
+    app.register_blueprint(analysis_page.bp)
     app.register_blueprint(bidding.bp)
     app.register_blueprint(bidding_cards.bp)
     app.register_blueprint(groups.bp)

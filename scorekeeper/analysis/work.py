@@ -107,3 +107,24 @@ def record_json(analysis: solver.RecordAnalysis) -> dict[str, Any]:
             for card in analysis.cards
         ],
     }
+
+
+def record_from_json(result: dict[str, Any]) -> solver.RecordAnalysis:
+    """A stored record's result back as the engine's analysis (for its verdict)."""
+    cards = tuple(
+        solver.CardAnalysis(
+            item["trick"],
+            item["seat"],
+            engine.Card.parse(item["card"]),
+            (item["value"][0], item["value"][1]),
+            (item["best"][0], item["best"][1]),
+            item["cost"],
+            tuple(engine.Card.parse(text) for text in item["best_cards"]),
+        )
+        for item in result["cards"]
+    )
+    value = result["value"]
+    played = result["played"]
+    return solver.RecordAnalysis(
+        (value[0], value[1]) if value is not None else None, (played[0], played[1]), cards
+    )
