@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -20,16 +21,20 @@ import pytest
 import requests
 from flask import Flask
 
+from scorekeeper.analysis import work
 from scorekeeper.analysis.models import Analysis, Status
+from scorekeeper.analysis.queue import DEFAULTS, STALE, compute, queue_of
 from scorekeeper.engine import RuleSet, verify_record
 from scorekeeper.engine.analysis import analyse_record
 from scorekeeper.extensions import db
+from scorekeeper.web.columns import utcnow
 from tests.support.apps import fresh_app
 from tests.support.records import FULL_RECORD
 from tests.support.servers import ROOT, Gunicorn, upgrade
 
 RECORD = {"trump": "H", "leader": 1, "tricks": FULL_RECORD}
 DONE_WITHIN = 90.0
+ANALYSIS_BUDGET_DEFAULT = DEFAULTS["ANALYSIS_BUDGET"]
 
 
 def hands(first: str) -> dict[str, Any]:
@@ -222,3 +227,46 @@ def test_make_serve_runs_a_consumer_beside_the_web_workers(
     finally:
         server.stop()
     assert "huey" in log.read_text().lower()
+
+
+def test_a_running_analysis_whose_consumer_died_is_queued_again(
+    queued_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[dict[str, Any]] = []
+    solve = work.run
+
+    def counted(request: dict[str, Any], budget: float, progress: Any) -> dict[str, Any]:
+        runs.append(request)
+        return solve(request, budget, progress)
+
+    monkeypatch.setattr(work, "run", counted)
+    client = queued_app.test_client()
+    url = client.post("/api/v1/analysis", json=hands("AS")).get_json()["status_url"]
+    queue = queue_of(queued_app)
+    assert queue.pending_count() == 1
+    with queued_app.app_context():
+        # A consumer took it and was killed: huey no longer holds the task.
+        queue.flush()
+        row = db.session.query(Analysis).one()
+        row.status = Status.RUNNING
+        db.session.commit()
+    fresh = client.get(url).get_json()
+    assert fresh["status"] == "running" and queue.pending_count() == 0
+    with queued_app.app_context():
+        row = db.session.query(Analysis).one()
+        row.updated_at = utcnow() - timedelta(seconds=ANALYSIS_BUDGET_DEFAULT + STALE + 1)
+        db.session.commit()
+    revived = client.get(url).get_json()
+    assert revived["status"] == "queued" and queue.pending_count() == 1
+    # The consumer's task claims it once: the second copy of a task finds it taken.
+    with queued_app.app_context():
+        key = url.rsplit("/", 1)[1]
+        compute(key)
+        compute(key)
+        assert len(runs) == 1
+        row = db.session.query(Analysis).one()
+        assert row.status == Status.DONE and row.result == {
+            "value": [28, 11],
+            "best_cards": ["2H", "AS"],
+            "complete": True,
+        }

@@ -240,7 +240,7 @@ def aim(case: Any, rubbers: Rubbers, data: st.DataObject) -> dict[str, str]:
         if isinstance(case.body.get("hands"), list):
             # Open hands that can be dealt, so the analysis is queued (202), or refused by the
             # queue's bounds (429): the first cards of each suit, dealt round the table.
-            case.body["hands"] = [OPEN_DECK[seat :: 4][:cards] for seat in range(4)]
+            case.body["hands"] = [OPEN_DECK[seat::4][:cards] for seat in range(4)]
         if in_group and rubbers.group and isinstance(case.body.get("group", 0), str | None):
             case.body["group"] = group["id"]
             declared.add("groupKey")
