@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CATALOGUES := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGUES:.po=.mo)
 
-.PHONY: install install-test run serve test lint messages bench fuzz
+.PHONY: install install-test run serve worker test lint messages bench fuzz
 
 # Generated cases for each API operation and each HTML form (tests/system/test_fuzz.py): about 3,400
 # in `make test`, which CI runs on SQLite and on PostgreSQL; `make fuzz` runs many more and
@@ -38,9 +38,18 @@ run: install
 
 # Production: HOST (127.0.0.1), PORT (8000) and WEB_CONCURRENCY (2 workers) from the environment,
 # behind a reverse proxy (deploy/nginx.conf); PROXY_COUNT=1 trusts its forwarded headers.
+# ANALYSIS_WORKER=1 (the default here) runs the analyses' consumer beside the web workers;
+# ANALYSIS_WORKER=0 when `make worker` runs elsewhere (several servers on one Redis queue).
+ANALYSIS_WORKER ?= 1
 serve: install
 	$(BIN)/flask --app scorekeeper db upgrade
-	$(BIN)/gunicorn --config python:scorekeeper.gunicorn_conf 'scorekeeper:create_app()'
+	ANALYSIS_WORKER=$(ANALYSIS_WORKER) $(BIN)/gunicorn --config python:scorekeeper.gunicorn_conf 'scorekeeper:create_app()'
+
+# The analyses' consumer alone (huey, scorekeeper/analysis/): ANALYSIS_WORKERS at once (1), on
+# the queue of ANALYSIS_QUEUE_URL (unset: instance/analysis-queue.sqlite3).
+worker: install
+	$(BIN)/flask --app scorekeeper db upgrade
+	$(BIN)/python -m scorekeeper.analysis.consumer
 
 test: install-test
 	FUZZ_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/python -m pytest

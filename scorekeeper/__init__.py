@@ -23,6 +23,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     configure(app, test_config)
 
     from scorekeeper import api, web
+    from scorekeeper.analysis import queue as analysis_queue
     from scorekeeper.bidding import card_entry as bidding_cards
     from scorekeeper.bidding import views as bidding
     from scorekeeper.extensions import csrf, db, migrate
@@ -31,6 +32,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     from scorekeeper.groups import views as groups
     from scorekeeper.home import views as home
     from scorekeeper.rubbers import (
+        analysis_page,
         calculators,
         card_display,
         card_entry,
@@ -44,6 +46,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     db.init_app(app)
     migrate.init_app(app, db, directory=asset_folder("migrations"))
     csrf.init_app(app)
+    analysis_queue.init_app(app)
     web.init_app(app)
     app.context_processor(house_rules.template_globals)
     app.context_processor(card_display.template_globals)
@@ -52,6 +55,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     assert calculators.bp is card_entry.bp  # its pages are routes of the card-entry blueprint
     app.register_blueprint(card_entry.bp)
     app.register_blueprint(sharing.bp)
+    app.register_blueprint(analysis_page.bp)
     app.register_blueprint(bidding.bp)
     app.register_blueprint(bidding_cards.bp)
     app.register_blueprint(groups.bp)

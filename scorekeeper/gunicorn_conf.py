@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import subprocess
 from typing import TYPE_CHECKING, Any, cast
 
 from gunicorn.glogging import Logger
@@ -61,3 +63,25 @@ secure_scheme_headers: dict[str, str] = {}
 # gunicorn 25's control socket sits at one path per user: a second server on the machine (the
 # "more than one app server" setup) would take it over from the first. Nothing here uses it.
 control_socket_disable = True
+
+
+# ANALYSIS_WORKER=1 (`make serve` sets it): the master also runs the analyses' consumer
+# (scorekeeper/worker.py) beside its web workers, started when it is ready, stopped with it.
+_consumer: list[subprocess.Popen[bytes]] = []
+
+
+def when_ready(server: Any) -> None:
+    if os.environ.get("ANALYSIS_WORKER", "").strip() == "1":
+        from scorekeeper.analysis.consumer import command
+
+        _consumer.append(subprocess.Popen(command()))
+
+
+def on_exit(server: Any) -> None:
+    for consumer in _consumer:
+        consumer.send_signal(signal.SIGINT)  # huey's graceful stop: the running analysis ends
+        try:
+            consumer.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            consumer.kill()
+            consumer.wait(timeout=30)

@@ -13,14 +13,18 @@ from tests.support.apps import fresh_app
 
 @pytest.fixture
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
+    folder = tmp_path_factory.mktemp("db")
     config = {
         "TESTING": True,
         "SECRET_KEY": "test-secret-key",
         "WTF_CSRF_ENABLED": False,
         # Tests create many rubbers from one address; tests/web/test_limits.py turns them on.
         "RATELIMIT_ENABLED": False,
+        # The analyses' queue beside the database, with no consumer: a POST answers 202 at once.
+        "ANALYSIS_QUEUE_URL": f"sqlite:///{folder / 'queue.sqlite3'}",
+        "ANALYSIS_WAIT": 0.0,
     }
-    with fresh_app(tmp_path_factory.mktemp("db") / "test.sqlite3", config) as app:
+    with fresh_app(folder / "test.sqlite3", config) as app:
         yield app
 
 

@@ -14,6 +14,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 
 from scorekeeper import engine
+from scorekeeper.engine.analysis import AnalysisCode, AnalysisError
 
 
 def points_fault(fault: engine.PointsFault, value: object) -> str:
@@ -346,3 +347,70 @@ def revoke_proof(revoke: engine.ProvenRevoke, players: list[str], teams: tuple[s
         trick=revoke.trick,
         proven=revoke.proven_in,
     )
+
+
+# The exact analysis (engine/analysis/, RULES.md "Exact analysis") ------------------------------
+
+ANALYSIS_PROBLEMS: dict[AnalysisCode, Callable[[str], str]] = {
+    AnalysisCode.HAND_SIZES: lambda _card: _(
+        "The four hands must have the same number of cards, from 1 to 10."
+    ),
+    AnalysisCode.REPEATED_CARD: lambda card: _("%(card)s is written twice.", card=card),
+    AnalysisCode.NOT_IN_DECK: lambda card: _("%(card)s is not in this deck.", card=card),
+    AnalysisCode.UNKNOWN_CARD: lambda card: _(
+        "%(card)s is not a card: write the rank then the suit, like 7H.", card=card
+    ),
+    AnalysisCode.LEADER: lambda _card: _("The leader must be a seat from 0 to 3."),
+    AnalysisCode.TRUMP: lambda _card: _("The trump must be one of C, D, H or S."),
+    AnalysisCode.RECORD: lambda _card: _(
+        "Only a complete record of 10 tricks without a revoke can be analysed."
+    ),
+}
+"""Each reason the analysis refuses hands or a record, from the card it is about."""
+
+
+def analysis_error(error: AnalysisError) -> str:
+    """Why the analysis cannot take these hands or this record, as a sentence."""
+    return ANALYSIS_PROBLEMS[error.problem](error.card or "")
+
+
+def analysis_revoke(seat: int, trick: int, proven_in: int) -> str:
+    return _(
+        "Seat %(seat)s revoked in trick %(trick)s (proven in trick %(proven)s): a revoke ends "
+        "the hand, so there is no best play to compare with.",
+        seat=seat,
+        trick=trick,
+        proven=proven_in,
+    )
+
+
+def analysis_incomplete(count: int) -> str:
+    return _(
+        "The record has %(count)s tricks: only a complete hand of 10 tricks can be analysed.",
+        count=count,
+    )
+
+
+def analysis_queue_full(mine: bool, limit: int) -> str:
+    """Why no analysis can be queued now: this client's share, or the whole queue, is full."""
+    if mine:
+        return ngettext(
+            "You already have %(num)d analysis waiting: wait for it to finish.",
+            "You already have %(num)d analyses waiting: wait for one to finish.",
+            limit,
+        )
+    return _("The analyses are all busy right now: try again in a few minutes.")
+
+
+def analysis_out_of_time(analysed: int) -> str:
+    return ngettext(
+        "The time for this analysis ran out: only the last %(num)d card was analysed.",
+        "The time for this analysis ran out: only the last %(num)d cards were analysed.",
+        analysed,
+    )
+
+
+def analysis_failed(code: str | None) -> str:
+    if code == "out_of_time":
+        return _("The time for this analysis ran out before its value was found.")
+    return _("The analysis failed on the server: ask for it again.")

@@ -1039,6 +1039,8 @@ def test_openapi_lists_every_operation(openapi: dict[str, Any]) -> None:
         ("/api/v1/bidding/{game_id}/hands", "post"),
         ("/api/v1/bidding/{game_id}/hands/{number}", "put"),
         ("/api/v1/bidding/{game_id}/hands/last", "delete"),
+        ("/api/v1/analysis", "post"),
+        ("/api/v1/analysis/{analysis_id}", "get"),
     }
     scheme = openapi["components"]["securitySchemes"]["editKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": "X-Edit-Key"}

@@ -53,6 +53,8 @@ RULES = [
     {"games_to_win": 3, "revoke": "lose_rubber", "bandeira": "points"},
 ]
 """The rubbers the writes go to: short and long ones, every tie and revoke rule, melar on."""
+OPEN_DECK = [f"{rank}{suit}" for rank in "A7KJQ65432" for suit in "SHDC"]
+"""The 40 cards, ace to two suit by suit, for open hands the fuzzing can deal."""
 OPENING = [{"points": [61, 59]}, {"points": [60, 60]}, {"points": [30, 90]}, {"revoke": 1}]
 """Hands a rubber starts with, so there is something to replace and to undo (the last rule set
 ends its rubber with them: a finished rubber is a target too)."""
@@ -202,6 +204,7 @@ def aim(case: Any, rubbers: Rubbers, data: st.DataObject) -> dict[str, str]:
     add_up = data.draw(st.booleans(), label="points add up")
     first = data.draw(st.integers(0, 120), label="points")
     in_group = data.draw(st.booleans(), label="in the group")
+    cards = data.draw(st.integers(1, 3), label="cards per open hand")
     meta = case.meta
     if not aimed or meta is None:
         return {}
@@ -234,6 +237,10 @@ def aim(case: Any, rubbers: Rubbers, data: st.DataObject) -> dict[str, str]:
         # Ids only where the body holds an id (an exported file's "group" is an object).
         if isinstance(case.body.get("rubber"), str):
             case.body["rubber"] = rubber["id"]
+        if isinstance(case.body.get("hands"), list):
+            # Open hands that can be dealt, so the analysis is queued (202), or refused by the
+            # queue's bounds (429): the first cards of each suit, dealt round the table.
+            case.body["hands"] = [OPEN_DECK[seat::4][:cards] for seat in range(4)]
         if in_group and rubbers.group and isinstance(case.body.get("group", 0), str | None):
             case.body["group"] = group["id"]
             declared.add("groupKey")

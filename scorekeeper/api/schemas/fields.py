@@ -342,5 +342,6 @@ PATH_PARAMETERS: dict[str, Any] = {
     "rubber_id": Annotated[str, Field(pattern=TOKEN)],
     "group_id": Annotated[str, Field(pattern=TOKEN)],
     "number": HandNumber,
+    "analysis_id": Annotated[str, Field(pattern="^[0-9a-f]{64}$")],
 }
 """The types of the addresses' parts, for the document (an id of another shape is a 404)."""

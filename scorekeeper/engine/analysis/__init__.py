@@ -2,13 +2,15 @@
 
 ``options.py`` holds the search's switches and its numbering of cards, ``search.py`` the
 search on cards as bits, ``positions.py`` a position of a hand and its
-best cards, ``replay.py`` the analysis of a whole record of tricks, card by card.
+best cards, ``replay.py`` the analysis of a whole record of tricks, card by card,
+``verdict.py`` the games a value is worth and the card that changed them.
 """
 
 from .options import FAST, PLAIN, Options, OutOfTime, compiled_core
 from .positions import AnalysisCode, AnalysisError, Position, best_cards, solve
 from .replay import CardAnalysis, RecordAnalysis, analyse_record
 from .search import Search
+from .verdict import games_of, turning_card
 
 __all__ = [
     "FAST",
@@ -24,5 +26,7 @@ __all__ = [
     "analyse_record",
     "best_cards",
     "compiled_core",
+    "games_of",
     "solve",
+    "turning_card",
 ]

@@ -1,0 +1,35 @@
+"""The consumer's command line: ``python -m scorekeeper.analysis.consumer`` (``make worker``).
+
+It runs huey's consumer on ``scorekeeper.worker.huey`` (the app built as a server builds it).
+``ANALYSIS_WORKERS`` (default 1) analyses run at once, each in a thread of the consumer; an
+idle consumer looks at the SQLite queue at most once a second (huey's back-off from 0.1 s; on
+Redis it waits on the list).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def command() -> list[str]:
+    """The consumer, as `make worker` and `make serve` (ANALYSIS_WORKER=1) run it."""
+    return [
+        sys.executable,
+        "-m",
+        "huey.bin.huey_consumer",
+        "scorekeeper.worker.huey",
+        "--workers",
+        os.environ.get("ANALYSIS_WORKERS", "1"),
+        "--worker-type",
+        "thread",
+        "--delay",
+        "0.1",
+        "--max-delay",
+        "1",
+        "--no-periodic",
+    ]
+
+
+if __name__ == "__main__":
+    os.execv(sys.executable, command())

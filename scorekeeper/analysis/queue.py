@@ -1,0 +1,228 @@
+"""The queue of analyses: huey on an SQLite file in instance/, or on Redis; bounds; the task.
+
+``ANALYSIS_QUEUE_URL`` picks huey's storage: unset, the file ``instance/analysis-queue.sqlite3``;
+``sqlite:////path`` another file; ``redis://...`` a Redis server that several app servers share.
+Analyses waiting (queued or running) are at most ``ANALYSIS_QUEUE_LIMIT`` in all and
+``ANALYSIS_CLIENT_LIMIT`` per client; each runs at most ``ANALYSIS_BUDGET`` seconds. The web side
+only stores and enqueues: the consumer (``scorekeeper.worker``, ``make worker``) computes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import os
+import threading
+import time
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask, current_app
+from huey import Huey, MemoryHuey, RedisHuey, SqliteHuey
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.analysis import work
+from scorekeeper.analysis.models import Analysis, Status
+from scorekeeper.engine.analysis import OutOfTime
+from scorekeeper.extensions import db
+from scorekeeper.web.columns import utcnow
+
+log = logging.getLogger(__name__)
+
+DEFAULTS: dict[str, Any] = {
+    "ANALYSIS_QUEUE_URL": "",
+    "ANALYSIS_QUEUE_LIMIT": 20,
+    "ANALYSIS_CLIENT_LIMIT": 3,
+    "ANALYSIS_BUDGET": 120.0,
+    "ANALYSIS_WAIT": 2.0,
+}
+"""The settings, each also read from the environment; ``ANALYSIS_WAIT`` is how long a request
+waits for its analysis before answering 202 (the web worker only waits, it never computes)."""
+QUEUE_FILE = "analysis-queue.sqlite3"
+STALE = 60.0
+"""Seconds past its budget after which a running analysis whose consumer died is queued again."""
+POLL = 0.05
+EXTENSION = "analysis_queue"
+_BUILDING = threading.Lock()
+TASK = "analysis_task"
+
+
+class QueueFull(Exception):
+    """No room in the queue: ``mine`` when the client's own share is full (429), else 503."""
+
+    def __init__(self, mine: bool, limit: int) -> None:
+        self.mine = mine
+        self.limit = limit
+        super().__init__("client" if mine else "queue")
+
+
+def init_app(app: Flask) -> None:
+    """Read the settings (the environment wins); the queue is built on its first use."""
+    for name, default in DEFAULTS.items():
+        app.config.setdefault(name, default)
+        given = os.environ.get(name, "").strip()
+        if given:
+            app.config[name] = type(default)(given)
+
+
+def build(app: Flask) -> Huey:
+    """The huey of ``ANALYSIS_QUEUE_URL``, with the analysis task registered on it.
+
+    ``memory://`` is huey's immediate mode, which runs the task at once: for tests only.
+    """
+    url = str(app.config["ANALYSIS_QUEUE_URL"])
+    queue: Huey
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        queue = RedisHuey("scorekeeper-analysis", url=url, results=False)
+    elif url == "memory://":
+        queue = MemoryHuey("scorekeeper-analysis", immediate=True, results=False)
+    else:
+        filename = url.removeprefix("sqlite:///") or os.path.join(app.instance_path, QUEUE_FILE)
+        queue = SqliteHuey("scorekeeper-analysis", filename=filename, results=False)
+
+    def analyse(analysis_id: str) -> None:
+        with app.app_context():
+            compute(analysis_id)
+
+    def fresh_connections() -> None:
+        with app.app_context():
+            db.engine.dispose(close=False)  # none shared with the process that started it
+
+    app.extensions[TASK] = queue.task(name="analyse")(analyse)
+    queue.on_startup()(fresh_connections)
+    return queue
+
+
+def queue_of(app: Flask | None = None) -> Huey:
+    """The app's queue, built on first use (an app that analyses nothing opens no queue file)."""
+    app = app or current_app
+    with _BUILDING:
+        if EXTENSION not in app.extensions:
+            app.extensions[EXTENSION] = build(app)
+    queue: Huey = app.extensions[EXTENSION]
+    return queue
+
+
+def client_key(address: str | None) -> str:
+    """The stored stand-in for a client's address: a hash, so no address is kept.
+
+    >>> client_key("127.0.0.1") == client_key("127.0.0.1") != client_key("10.0.0.1")
+    True
+    """
+    return hashlib.sha256(f"analysis-client:{address or ''}".encode()).hexdigest()
+
+
+def submit(request: dict[str, Any], client: str) -> Analysis:
+    """The analysis of ``request``: the stored one, or a new one queued for ``client``.
+
+    Raises :class:`QueueFull` when there is no room for a new one.
+    """
+    key = work.content_key(request)
+    row = db.session.get(Analysis, key)
+    if row is not None and row.status != Status.FAILED:
+        _revive(row)
+        return row
+    _check_room(client)
+    if row is None:
+        row = Analysis(id=key, request=request, client=client, total=work.total(request))
+        db.session.add(row)
+    else:  # a failed one is tried again, as a new one
+        row.status, row.error, row.result, row.done = Status.QUEUED, None, None, 0
+        row.client, row.created_at, row.updated_at = client, utcnow(), utcnow()
+    try:
+        db.session.commit()
+    except IntegrityError:  # the same content, submitted at the same moment
+        db.session.rollback()
+        found = db.session.get(Analysis, key)
+        assert found is not None
+        return found
+    _enqueue(key)
+    return row
+
+
+def _check_room(client: str) -> None:
+    config = current_app.config
+    waiting = select(func.count()).select_from(Analysis).where(Analysis.status.in_(Status.WAITING))
+    mine = db.session.scalar(waiting.where(Analysis.client == client)) or 0
+    if mine >= int(config["ANALYSIS_CLIENT_LIMIT"]):
+        raise QueueFull(True, int(config["ANALYSIS_CLIENT_LIMIT"]))
+    if (db.session.scalar(waiting) or 0) >= int(config["ANALYSIS_QUEUE_LIMIT"]):
+        raise QueueFull(False, int(config["ANALYSIS_QUEUE_LIMIT"]))
+
+
+def _enqueue(key: str) -> None:
+    queue_of()
+    current_app.extensions[TASK](key)
+
+
+def _revive(row: Analysis) -> None:
+    """Queue again a running analysis whose consumer died (killed mid-task, it is lost)."""
+    limit = float(current_app.config["ANALYSIS_BUDGET"]) + STALE
+    if row.status != Status.RUNNING or row.updated_at > utcnow() - timedelta(seconds=limit):
+        return
+    revived = db.session.execute(
+        update(Analysis)
+        .where(Analysis.id == row.id, Analysis.updated_at == row.updated_at)
+        .values(status=Status.QUEUED, done=0, updated_at=utcnow())
+    )
+    db.session.commit()
+    if revived.rowcount == 1:  # type: ignore[attr-defined]
+        log.warning("analysis %s: its consumer stopped; queued again", row.id)
+        _enqueue(row.id)
+
+
+def lookup(key: str) -> Analysis | None:
+    """The stored analysis of id ``key`` (revived if its consumer died), or None."""
+    row = db.session.get(Analysis, key)
+    if row is not None:
+        _revive(row)
+    return row
+
+
+def wait(row: Analysis, seconds: float) -> Analysis:
+    """Wait up to ``seconds`` for the consumer to finish ``row``, reading it again."""
+    end = time.monotonic() + seconds
+    while row.status in Status.WAITING and time.monotonic() < end:
+        time.sleep(POLL)
+        db.session.refresh(row)
+    return row
+
+
+def compute(analysis_id: str) -> None:
+    """The task: claim the queued analysis, run it under the budget, store what is known."""
+    claimed = db.session.execute(
+        update(Analysis)
+        .where(Analysis.id == analysis_id, Analysis.status == Status.QUEUED)
+        .values(status=Status.RUNNING, done=0, updated_at=utcnow())
+    )
+    db.session.commit()
+    if claimed.rowcount != 1:  # type: ignore[attr-defined]
+        return  # done already, or another consumer has it
+    row = db.session.get(Analysis, analysis_id)
+    assert row is not None
+
+    def progress(done: int, total: int) -> None:
+        db.session.execute(
+            update(Analysis)
+            .where(Analysis.id == analysis_id)
+            .values(done=done, total=total, updated_at=utcnow())
+        )
+        db.session.commit()
+
+    budget = float(current_app.config["ANALYSIS_BUDGET"])
+    values: dict[str, Any]
+    try:
+        result = work.run(dict(row.request), budget, progress)
+    except OutOfTime:
+        values = {"status": Status.FAILED, "error": work.OUT_OF_TIME}
+    except Exception:
+        log.exception("analysis %s failed", analysis_id)
+        db.session.rollback()
+        values = {"status": Status.FAILED, "error": "crashed"}
+    else:
+        values = {"status": Status.DONE, "result": result}
+    db.session.execute(
+        update(Analysis).where(Analysis.id == analysis_id).values(updated_at=utcnow(), **values)
+    )
+    db.session.commit()

@@ -1,0 +1,272 @@
+"""The analyses' queue: bounded, under a time budget, and surviving a restart with a real consumer.
+
+The restart test runs what production runs: gunicorn as `make serve` does, and huey's consumer
+as `make worker` does (``python -m scorekeeper.analysis.consumer``), each a process the test
+starts, bounds in time and stops.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from flask import Flask
+
+from scorekeeper.analysis import work
+from scorekeeper.analysis.models import Analysis, Status
+from scorekeeper.analysis.queue import DEFAULTS, STALE, compute, queue_of
+from scorekeeper.engine import RuleSet, verify_record
+from scorekeeper.engine.analysis import analyse_record
+from scorekeeper.extensions import db
+from scorekeeper.web.columns import utcnow
+from tests.support.apps import fresh_app
+from tests.support.records import FULL_RECORD
+from tests.support.servers import ROOT, Gunicorn, upgrade
+
+RECORD = {"trump": "H", "leader": 1, "tricks": FULL_RECORD}
+DONE_WITHIN = 90.0
+ANALYSIS_BUDGET_DEFAULT = DEFAULTS["ANALYSIS_BUDGET"]
+
+
+def hands(first: str) -> dict[str, Any]:
+    """Open hands of two cards, told apart by the first card of seat 0."""
+    return {
+        "trump": "C",
+        "leader": 0,
+        "hands": [[first, "2H"], ["KS", "3H"], ["7S", "4H"], ["JS", "AH"]],
+    }
+
+
+@pytest.fixture
+def queued_app(tmp_path: Path) -> Iterator[Flask]:
+    """An app whose queue has no consumer: what is queued stays queued."""
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
+        "ANALYSIS_CLIENT_LIMIT": 2,
+        "ANALYSIS_QUEUE_LIMIT": 3,
+        "ANALYSIS_WAIT": 0.0,
+    }
+    with fresh_app(tmp_path / "test.sqlite3", config) as app:
+        yield app
+
+
+def waiting(app: Flask) -> int:
+    with app.app_context():
+        return db.session.query(Analysis).filter(Analysis.status.in_(Status.WAITING)).count()
+
+
+def test_the_queue_is_bounded_per_client_and_in_all(queued_app: Flask) -> None:
+    client = queued_app.test_client()
+
+    def post(first: str, address: str, language: str = "pt-PT") -> Any:
+        return client.post(
+            "/api/v1/analysis",
+            json=hands(first),
+            environ_base={"REMOTE_ADDR": address},
+            headers={"Accept-Language": language},
+        )
+
+    assert post("AS", "10.0.0.1").status_code == 202
+    assert post("QS", "10.0.0.1").status_code == 202
+    mine = post("6S", "10.0.0.1")
+    assert mine.status_code == 429
+    assert mine.get_json() == {
+        "error": "Já tem 2 análises à espera: aguarde que uma acabe.",
+        "field": None,
+        "code": "too_many_analyses",
+    }
+    # The same content again takes no new place: it is the one already queued.
+    assert post("AS", "10.0.0.1").status_code == 202
+    assert post("6S", "10.0.0.2").status_code == 202
+    full = post("5S", "10.0.0.3", "en")
+    assert full.status_code == 503
+    assert full.get_json()["error"] == (
+        "The analyses are all busy right now: try again in a few minutes."
+    )
+    assert full.get_json()["code"] == "queue_full"
+    assert waiting(queued_app) == 3
+
+
+def test_past_its_budget_an_analysis_keeps_the_last_cards(tmp_path: Path) -> None:
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "ANALYSIS_QUEUE_URL": "memory://",  # huey runs the task at once, here: only for tests
+        "ANALYSIS_BUDGET": 0.05,
+    }
+    with fresh_app(tmp_path / "test.sqlite3", config) as app:
+        client = app.test_client()
+        answer = client.post("/api/v1/analysis", json=RECORD, headers={"Accept-Language": "en"})
+        assert answer.status_code == 200
+        result = answer.get_json()
+        assert result["complete"] is False and result["value"] is None
+        analysed = len(result["cards"])
+        assert 0 < analysed < 40
+        last = result["cards"][-1]
+        assert (last["trick"], last["card"]) == (10, FULL_RECORD[9][3])
+        status = client.get(result["status_url"], headers={"Accept-Language": "en"}).get_json()
+        assert status["status"] == "done"
+        assert status["message"] == (
+            f"The time for this analysis ran out: only the last {analysed} cards were analysed."
+        )
+
+
+# A real consumer and a real server -------------------------------------------------------------
+
+
+def start_consumer(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [sys.executable, "-m", "scorekeeper.analysis.consumer"],
+            env=env,
+            cwd=ROOT,
+            stdout=out,
+            stderr=out,
+            start_new_session=True,
+        )
+
+
+def stop_consumer(consumer: subprocess.Popen[bytes]) -> None:
+    """huey's graceful stop (SIGINT), then a kill if it has not stopped within 30 s."""
+    if consumer.poll() is None:
+        os.killpg(consumer.pid, signal.SIGINT)
+        try:
+            consumer.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(consumer.pid, signal.SIGKILL)
+            consumer.wait(timeout=30)
+
+
+def finished(url: str, log: Path) -> dict[str, Any]:
+    end = time.monotonic() + DONE_WITHIN
+    while time.monotonic() < end:
+        status = requests.get(url, timeout=10).json()
+        if status["status"] in ("done", "failed"):
+            return dict(status)
+        time.sleep(0.2)
+    pytest.fail(f"not done within {DONE_WITHIN} s:\n{log.read_text()[-3000:]}")
+
+
+@pytest.fixture
+def environment(tmp_path: Path) -> dict[str, str]:
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'app.sqlite3'}",
+        "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
+        "SECRET_KEY": "test-secret-key",
+        "RATELIMIT_ENABLED": "0",
+        "WEB_CONCURRENCY": "1",
+        "ANALYSIS_WAIT": "0",
+        "PYTHONPATH": str(ROOT),
+    }
+    env.pop("ANALYSIS_WORKER", None)
+    upgrade(env)
+    return env
+
+
+def test_a_queued_analysis_survives_a_restart_and_is_computed_once(
+    tmp_path: Path, environment: dict[str, str]
+) -> None:
+    log = tmp_path / "servers.log"
+    server = Gunicorn(environment, log)
+    server.start()
+    consumer: subprocess.Popen[bytes] | None = None
+    try:
+        queued = requests.post(f"{server.url}/api/v1/analysis", json=RECORD, timeout=10)
+        assert queued.status_code == 202, queued.text
+        url = queued.json()["status_url"]
+        assert queued.headers["Location"] == url
+        assert requests.get(url, timeout=10).json()["status"] == "queued"
+        server.stop()
+        server.start()  # the web server restarted: the analysis is still queued
+        status = requests.get(url, timeout=10).json()
+        assert (status["status"], status["progress"]) == ("queued", [0, 40])
+
+        consumer = start_consumer(environment, log)
+        done = finished(url, log)
+        assert done["status"] == "done", done
+        assert done["progress"] == [40, 40]
+        rules = RuleSet()
+        expected = analyse_record(verify_record("H", 1, FULL_RECORD, rules), rules)
+        result = done["result"]
+        assert result["value"] == list(expected.value or ()) and result["complete"] is True
+        assert [card["best"] for card in result["cards"]] == [list(c.best) for c in expected.cards]
+        stop_consumer(consumer)
+
+        # No consumer now: the same record is answered at once from what is stored.
+        again = requests.post(f"{server.url}/api/v1/analysis", json=RECORD, timeout=10)
+        assert again.status_code == 200
+        assert {**again.json(), "status_url": None} == {**result, "status_url": None}
+    finally:
+        if consumer is not None:
+            stop_consumer(consumer)
+        server.stop()
+
+
+def test_make_serve_runs_a_consumer_beside_the_web_workers(
+    tmp_path: Path, environment: dict[str, str]
+) -> None:
+    log = tmp_path / "server.log"
+    server = Gunicorn({**environment, "ANALYSIS_WORKER": "1", "ANALYSIS_WAIT": "20"}, log)
+    server.start()
+    try:
+        answer = requests.post(f"{server.url}/api/v1/analysis", json=hands("AS"), timeout=30)
+        assert answer.status_code == 200, answer.text
+        assert answer.json()["value"] == [28, 11]
+    finally:
+        server.stop()
+    assert "huey" in log.read_text().lower()
+
+
+def test_a_running_analysis_whose_consumer_died_is_queued_again(
+    queued_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs: list[dict[str, Any]] = []
+    solve = work.run
+
+    def counted(request: dict[str, Any], budget: float, progress: Any) -> dict[str, Any]:
+        runs.append(request)
+        return solve(request, budget, progress)
+
+    monkeypatch.setattr(work, "run", counted)
+    client = queued_app.test_client()
+    url = client.post("/api/v1/analysis", json=hands("AS")).get_json()["status_url"]
+    queue = queue_of(queued_app)
+    assert queue.pending_count() == 1
+    with queued_app.app_context():
+        # A consumer took it and was killed: huey no longer holds the task.
+        queue.flush()
+        row = db.session.query(Analysis).one()
+        row.status = Status.RUNNING
+        db.session.commit()
+    fresh = client.get(url).get_json()
+    assert fresh["status"] == "running" and queue.pending_count() == 0
+    with queued_app.app_context():
+        row = db.session.query(Analysis).one()
+        row.updated_at = utcnow() - timedelta(seconds=ANALYSIS_BUDGET_DEFAULT + STALE + 1)
+        db.session.commit()
+    revived = client.get(url).get_json()
+    assert revived["status"] == "queued" and queue.pending_count() == 1
+    # The consumer's task claims it once: the second copy of a task finds it taken.
+    with queued_app.app_context():
+        key = url.rsplit("/", 1)[1]
+        compute(key)
+        compute(key)
+        assert len(runs) == 1
+        row = db.session.query(Analysis).one()
+        assert row.status == Status.DONE and row.result == {
+            "value": [28, 11],
+            "best_cards": ["2H", "AS"],
+            "complete": True,
+        }
