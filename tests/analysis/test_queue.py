@@ -117,8 +117,9 @@ def test_past_its_budget_an_analysis_keeps_the_last_cards(tmp_path: Path) -> Non
         assert (last["trick"], last["card"]) == (10, FULL_RECORD[9][3])
         status = client.get(result["status_url"], headers={"Accept-Language": "en"}).get_json()
         assert status["status"] == "done"
+        cards = "1 card was" if analysed == 1 else f"{analysed} cards were"  # as a busy CPU left
         assert status["message"] == (
-            f"The time for this analysis ran out: only the last {analysed} cards were analysed."
+            f"The time for this analysis ran out: only the last {cards} analysed."
         )
 
 

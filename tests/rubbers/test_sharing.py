@@ -7,6 +7,8 @@ import re
 from flask import Flask
 from flask.testing import FlaskClient
 
+from tests.support.apps import held_key
+
 QR = re.compile(r'<svg role="img" shape-rendering="crispEdges" viewBox="0 0 (\d+) \1" class="qr">')
 
 
@@ -15,8 +17,7 @@ def test_the_scorer_gets_both_links_and_a_follower_only_the_first(
 ) -> None:
     page = client.post("/rubbers").location
     rubber_id = page.rsplit("/", 1)[-1]
-    with client.session_transaction() as session:
-        key = session["keys"][rubber_id]
+    key = held_key(app, client, rubber_id)
     mine = client.get(page + "/share")
     assert mine.status_code == 200
     html = mine.get_data(as_text=True)

@@ -117,7 +117,9 @@ def test_a_page_kept_by_one_server_is_never_stale_after_a_write_through_the_othe
         follower.headers.update({"X-Forwarded-Host": "sueca.example", "X-Forwarded-Proto": "https"})
         from_first = follower.get(first + page, timeout=10)
         from_second = follower.get(second + page, timeout=10)
-        assert 'value="https://sueca.example/r/' in from_first.text
+        shared = [follower.get(server + page + "/share", timeout=10) for server in (first, second)]
+        assert 'id="share-url" href="https://sueca.example/r/' in shared[0].text
+        assert shared[0].content == shared[1].content
         assert from_first.content == from_second.content
         assert from_first.headers["ETag"] == from_second.headers["ETag"]
         unchanged = follower.get(

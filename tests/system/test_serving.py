@@ -86,6 +86,8 @@ def test_make_serve_logs_every_request_and_no_edit_key(tmp_path: Path) -> None:
     env = {
         **os.environ,
         "DATABASE_URL": f"sqlite:///{tmp_path / 'served.sqlite3'}",
+        # make serve's consumer of the analyses works beside the database, not in instance/.
+        "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
         "SECRET_KEY": "serving-test",
         "WEB_CONCURRENCY": "3",
         "PYTHONUNBUFFERED": "1",
@@ -96,8 +98,13 @@ def test_make_serve_logs_every_request_and_no_edit_key(tmp_path: Path) -> None:
     )
     assert upgrade.returncode == 0, upgrade.stderr[-3000:]
 
+    # The recipe's own settings (ANALYSIS_WORKER=1 ...) go before the command, as the shell reads them.
+    command = shlex.split(commands[1])
+    while command and "=" in command[0] and not command[0].startswith(("/", ".")):
+        name, value = command.pop(0).split("=", 1)
+        env[name] = value
     log = tmp_path / "gunicorn.log"
-    server = Gunicorn(env=env, log=log, command=shlex.split(commands[1]))
+    server = Gunicorn(env=env, log=log, command=command)
     server.start()
     try:
         with requests.Session() as phone:
