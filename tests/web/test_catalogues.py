@@ -1,0 +1,58 @@
+"""The catalogues as GNU gettext reads them: every entry well formed, its placeholders kept.
+
+Git merges the `.po` files by union (.gitattributes), which can leave an entry with two
+translations; Babel reads such a file without a word and keeps the first, so the check is
+GNU msgfmt's."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from tests.support.servers import ROOT, need_program
+
+CATALOGUES = sorted((ROOT / "scorekeeper" / "translations").glob("*/LC_MESSAGES/messages.po"))
+
+
+def test_there_is_a_catalogue_per_interface_language() -> None:
+    assert [path.parent.parent.name for path in CATALOGUES] == ["en", "pt_BR", "pt_PT"]
+
+
+@pytest.mark.parametrize("catalogue", CATALOGUES, ids=lambda path: path.parent.parent.name)
+def test_msgfmt_reads_the_catalogue_without_an_error(catalogue: Path, tmp_path: Path) -> None:
+    msgfmt = need_program("msgfmt", "gettext")
+    checked = subprocess.run(
+        [
+            msgfmt,
+            "--check-format",
+            "--check-domain",
+            "-o",
+            str(tmp_path / "messages.mo"),
+            catalogue,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert checked.returncode == 0, checked.stderr
+
+
+def test_a_second_translation_of_one_entry_is_an_error(tmp_path: Path) -> None:
+    """What a union merge leaves when both sides translated an entry again."""
+    msgfmt = need_program("msgfmt", "gettext")
+    merged = tmp_path / "merged.po"
+    merged.write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Played: card points"\nmsgstr "Jogada até o fim: pontos das cartas"\n'
+        'msgstr "Jogada normal (pontos)"\n',
+        encoding="utf-8",
+    )
+    checked = subprocess.run(
+        [msgfmt, "--check-format", "-o", str(tmp_path / "merged.mo"), merged],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert checked.returncode != 0
