@@ -70,7 +70,8 @@ def test_the_brasil_table_shuffles_on_the_dealers_right_and_leads_on_the_left(
     assert dealer[1] > shuffler[1] and dealer[1] > cutter[1]  # the dealer at the bottom
     assert shuffler[0] > dealer[0] > cutter[0]  # his right hand, his left hand
     assert centre("leads") == cutter
-    expect(page.locator(".felt")).to_have_text("↻")
+    # The direction arrow follows the hand's number (the felt square is gone, decisions.md).
+    expect(page.locator(".table-view h2 [aria-hidden=true]")).to_have_text("↻")
 
 
 def test_typed_cards_take_portuguese_suit_letters_and_show_symbols(

@@ -59,16 +59,32 @@ def test_a_phone_over_https_gets_the_worker_https_links_hsts_and_the_host_cookie
     phone.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
     expect(phone).to_have_url(PAGE)
     assert phone.url.startswith(stack.url + "/r/")
-    share = phone.locator("#share-url").input_value()
-    edit = phone.locator("#edit-url").input_value()
-    assert share == phone.url
-    assert edit.startswith(f"{phone.url}/edit/")
+    rubber_url = phone.url
     links = phone.eval_on_selector_all(
         "a[href], link[href], script[src]",
         """(elements) =>
         elements.map((e) => e.href || e.src)""",
     )
     assert links and all(link.startswith(stack.url + "/") for link in links), links
+
+    # The links to pass on are on the share page, one tap from the rubber's.
+    phone.get_by_role("link", name="Ligações e códigos QR para partilhar a partida").tap()
+    expect(phone).to_have_url(rubber_url + "/share")
+    share = phone.locator("#share-url")
+    edit = phone.locator("#edit-url")
+    expect(share).to_have_text(rubber_url)
+    assert share.get_attribute("href") == rubber_url
+    edit_url = edit.get_attribute("href")
+    assert edit_url is not None and edit_url.startswith(f"{rubber_url}/edit/"), edit_url
+    expect(edit).to_have_text(edit_url)
+    links = phone.eval_on_selector_all(
+        "a[href], link[href], script[src]",
+        """(elements) =>
+        elements.map((e) => e.href || e.src)""",
+    )
+    assert links and all(link.startswith(stack.url + "/") for link in links), links
+    phone.get_by_role("link", name=re.compile(r"^← ")).tap()
+    expect(phone).to_have_url(rubber_url)
 
     cookies = {cookie["name"]: cookie for cookie in phone.context.cookies()}
     assert "session" not in cookies, cookies
