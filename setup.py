@@ -1,5 +1,4 @@
-"""The build steps pyproject.toml cannot say: the wheel carries the compiled catalogues, and
-the exact analysis its compiled core.
+"""The build steps pyproject.toml cannot say: the compiled catalogues and the analysis' core.
 
 The .mo files are not committed (make compiles them in a checkout); without this, a wheel built
 from a clean clone served English to a pt-PT phone. Babel is a build requirement for it.
