@@ -236,6 +236,7 @@ def test_zero_games_are_plural_in_pt_br(br: FlaskClient) -> None:
 def test_the_melar_prompt_names_the_player(br: FlaskClient) -> None:
     page = start(br, preset="brasil", player1="Ana")
     shown = text(br, page + "/melar")
+    assert "Começa" not in shown  # one translation, not two run together
     assert "Toque nas 10 cartas de Ana, que começa." in shown and "dele" not in shown
 
 

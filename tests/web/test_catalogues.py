@@ -6,10 +6,12 @@ GNU msgfmt's."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 
 from tests.support.servers import ROOT, need_program
 
@@ -56,3 +58,24 @@ def test_a_second_translation_of_one_entry_is_an_error(tmp_path: Path) -> None:
         timeout=60,
     )
     assert checked.returncode != 0
+
+
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
+
+
+@pytest.mark.parametrize("catalogue", CATALOGUES, ids=lambda path: path.parent.parent.name)
+def test_no_translation_says_a_placeholder_more_often_than_its_original(catalogue: Path) -> None:
+    """Two translations run together (a union merge's other leftover) repeat their placeholders."""
+    with catalogue.open("rb") as file:
+        messages = [message for message in read_po(file) if message.id]
+    assert messages
+    doubled = []
+    for message in messages:
+        originals = message.id if isinstance(message.id, tuple) else (message.id,)
+        translations = message.string if isinstance(message.string, tuple) else (message.string,)
+        for original, translation in zip(originals, translations, strict=False):
+            if translation and len(PLACEHOLDER.findall(translation)) > len(
+                PLACEHOLDER.findall(original)
+            ):
+                doubled.append(original)
+    assert doubled == []
