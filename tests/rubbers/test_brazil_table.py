@@ -222,10 +222,12 @@ def test_a_decimal_in_the_points_box_is_refused_not_read_as_605(
 @pytest.mark.parametrize(("accept", "shape"), [("pt-BR", r"\d\d/\d\d/\d{4} \d\d:\d\d")])
 def test_dates_are_written_the_readers_way(client: FlaskClient, accept: str, shape: str) -> None:
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = accept
-    start(client)
-    html = client.get("/history").get_data(as_text=True)
-    shown = re.findall(r"<time [^>]*>([^<]+)</time>", html)
-    assert shown and all(re.fullmatch(shape, when) for when in shown), shown
+    page = start(client)
+    client.post(page + "/hands", data={"action": "points", "team": "0", "points": "75"})
+    for listed in ("/history", "/"):  # the home page lists the last rubbers played
+        html = client.get(listed).get_data(as_text=True)
+        shown = re.findall(r"<time [^>]*>([^<]+)</time>", html)
+        assert shown and all(re.fullmatch(shape, when) for when in shown), (listed, shown)
 
 
 def test_zero_games_are_plural_in_pt_br(br: FlaskClient) -> None:
