@@ -131,7 +131,7 @@ def _verdict(rubber: Rubber, row: Analysis) -> dict[str, Any]:
 
 
 def _turning_words(card: CardAnalysis, rules: engine.RuleSet, teams: tuple[str, str]) -> str:
-    team = card.seat % 2
+    team = engine.team_of(card.seat)
     return _(
         "With %(card)s in trick %(trick)s, %(team)s would have made %(points)s: %(games)s.",
         card=_faces(card.best_cards[:1]),
