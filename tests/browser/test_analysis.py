@@ -25,21 +25,19 @@ from tests.support.records import FULL_RECORD
 
 @pytest.fixture
 def setup(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
-    database = f"sqlite:///{tmp_path / 'live.sqlite3'}"
     queue = f"sqlite:///{tmp_path / 'queue.sqlite3'}"
     config = {
         "SECRET_KEY": "browser-tests",
-        "SQLALCHEMY_DATABASE_URI": database,
         "ANALYSIS_QUEUE_URL": queue,
         "ANALYSIS_WAIT": 0.0,
     }
-    env = {
-        **os.environ,
-        "DATABASE_URL": database,
-        "ANALYSIS_QUEUE_URL": queue,
-        "SECRET_KEY": "browser-tests",
-    }
     with fresh_app(tmp_path / "live.sqlite3", config) as app, served(app) as url:
+        env = {  # the consumer works on the app's own database (PostgreSQL in CI's second run)
+            **os.environ,
+            "DATABASE_URL": app.config["SQLALCHEMY_DATABASE_URI"],
+            "ANALYSIS_QUEUE_URL": queue,
+            "SECRET_KEY": "browser-tests",
+        }
         yield url, env
 
 
