@@ -19,7 +19,7 @@ from wtforms.validators import AnyOf, Length, NumberRange, Optional, ValidationE
 from scorekeeper.bidding import wording
 from scorekeeper.engine import bidding as rules
 from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
-from scorekeeper.web.forms import Form, printable, strip
+from scorekeeper.web.forms import Form, VersionedForm, printable, strip
 
 ALONE = "alone"
 """The partner choice of a bidder who called a card of their own hand."""
@@ -70,11 +70,6 @@ def _write_key() -> HiddenField:
     )
 
 
-def is_version(text: str) -> bool:
-    """Whether ``text`` could be a version written into a page: a few ASCII digits."""
-    return text.isascii() and text.isdigit() and len(text) <= 18
-
-
 class NewGameForm(Form):
     """A new game: the names of the players in play order, the target and the first dealer.
 
@@ -117,21 +112,7 @@ class NewGameForm(Form):
         field.errors = [*field.errors, wording.engine_error(error)]
 
 
-class _Versioned(Form):
-    """A write sent from a page: the version of the game that page showed."""
-
-    version = HiddenField(validators=[Optional()])
-
-    def validate_version(self, field: HiddenField) -> None:
-        if field.data and not is_version(str(field.data)):
-            raise ValidationError(_l("This page is out of date: reload it."))
-
-    def stored_version(self) -> int | None:
-        text = str(self.version.data or "").strip()
-        return int(text) if text else None
-
-
-class HandForm(_Versioned):
+class HandForm(VersionedForm):
     """One hand: who bid, how much, with whom, and the points or only made / not made.
 
     Or everyone passed. The seats' choices are the game's (:meth:`seat`)."""
@@ -209,7 +190,7 @@ class HandForm(_Versioned):
         return rules.BidHand.played(bidder, bid, partner, points=self.points.data, made=made)
 
 
-class UndoForm(_Versioned):
+class UndoForm(VersionedForm):
     """Undo the last hand: the version of the page it was sent from, and a write key."""
 
     key = _write_key()

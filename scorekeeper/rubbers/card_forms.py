@@ -7,11 +7,11 @@ from typing import Any
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from wtforms import Field, HiddenField, RadioField, StringField
-from wtforms.validators import Optional, ValidationError
+from wtforms.validators import Optional
 
 from scorekeeper import engine
-from scorekeeper.rubbers.forms import choices, is_version, write_key_field
-from scorekeeper.web.forms import Form
+from scorekeeper.rubbers.forms import choices, write_key_field
+from scorekeeper.web.forms import Form, VersionedForm
 
 MAX_CARD_TEXT = 4
 """The longest card as written (``10H``), with room for one stray character."""
@@ -80,7 +80,7 @@ class MelarForm(CardsForm):
     """The 10 cards of the leader who may want to spoil the deal."""
 
 
-class ReplayForm(Form):
+class ReplayForm(VersionedForm):
     """A record of tricks in progress: it travels in the page until the person confirms it.
 
     ``record`` holds the tricks so far, ``AS 2S 7S JS|KS 3S``: each trick in play order from
@@ -102,11 +102,6 @@ class ReplayForm(Form):
     replace = HiddenField()
     action = HiddenField()
     key = write_key_field()
-    version = HiddenField(validators=[Optional()])
-
-    def validate_version(self, field: HiddenField) -> None:
-        if field.data and not is_version(str(field.data)):
-            raise ValidationError(_l("This page is out of date: reload it."))
 
     def chosen_trump(self) -> str | None:
         """The trump: a suit button just pressed, else the one carried, else the turned card's suit."""
@@ -124,11 +119,6 @@ class ReplayForm(Form):
         while tricks and not tricks[-1]:
             tricks.pop()
         return tricks
-
-    def stored_version(self) -> int | None:
-        # Optional() lets a blank (" ") through: that is no version either.
-        text = str(self.version.data or "").strip()
-        return int(text) if text else None
 
 
 def record_text(tricks: list[list[str]]) -> str:

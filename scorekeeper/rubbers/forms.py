@@ -27,7 +27,7 @@ from wtforms.validators import (
 
 from scorekeeper import engine
 from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
-from scorekeeper.web.forms import Form, printable, strip
+from scorekeeper.web.forms import Form, VersionedForm, printable, strip
 from scorekeeper.web.wording import engine_error
 
 
@@ -230,14 +230,6 @@ class NewRubberForm(Form):
             return None
 
 
-def is_version(text: str) -> bool:
-    """Whether ``text`` could be a rubber version written into a page: a few ASCII digits.
-
-    ``str.isdigit`` alone lets through "²" and 5,000 digits, both of which ``int()`` refuses.
-    """
-    return text.isascii() and text.isdigit() and len(text) <= 18
-
-
 class PointsField(IntegerField):
     """Card points as typed: a whole number; "60,5" or "60.5" is refused, never read as 605."""
 
@@ -253,7 +245,7 @@ class PointsField(IntegerField):
         super().process_formdata(valuelist)
 
 
-class HandForm(Form):
+class HandForm(VersionedForm):
     """One hand: a team's card points, or a tie, a revoke, a spoiled deal, a bandeira."""
 
     action = HiddenField(
@@ -277,7 +269,6 @@ class HandForm(Form):
         _l("Trump (trunfo)"), choices=choices(SUIT_CHOICES), validators=[Optional()], default=None
     )
     key = write_key_field()
-    version = HiddenField(validators=[Optional()])
 
     def validate(self, extra_validators: Any = None) -> bool:
         valid = bool(super().validate(extra_validators))
@@ -286,10 +277,6 @@ class HandForm(Form):
             self.points.errors = [_l("Type the card points of one team.")]
             return False
         return valid
-
-    def validate_version(self, field: HiddenField) -> None:
-        if field.data and not is_version(str(field.data)):
-            raise ValidationError(_l("This page is out of date: reload it."))
 
     def engine_hand(self) -> engine.Hand:
         """The hand the form describes (the engine raises on impossible points)."""
@@ -317,28 +304,11 @@ class HandForm(Form):
             return 1 if self.team.data == "1" else 0
         return None
 
-    def stored_version(self) -> int | None:
-        # Optional() lets a blank (" ") through: that is no version either.
-        text = str(self.version.data or "").strip()
-        return int(text) if text else None
 
-
-class UndoForm(Form):
+class UndoForm(VersionedForm):
     """Undo the last hand: the version of the page it was sent from, and an optional write key."""
 
-    # HandForm's fields and checks, made anew: a field read off another form's class is unbound
-    # (WTForms' types say so), and its methods take a HandForm.
     key = write_key_field()
-    version = HiddenField(validators=[Optional()])
-
-    def validate_version(self, field: HiddenField) -> None:
-        if field.data and not is_version(str(field.data)):
-            raise ValidationError(_l("This page is out of date: reload it."))
-
-    def stored_version(self) -> int | None:
-        # Optional() lets a blank (" ") through: that is no version either.
-        text = str(self.version.data or "").strip()
-        return int(text) if text else None
 
 
 class SpoilForm(UndoForm):

@@ -7,8 +7,8 @@ from typing import Any
 from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field
-from wtforms.validators import ValidationError
+from wtforms import Field, HiddenField
+from wtforms.validators import Optional, ValidationError
 
 from scorekeeper.web.columns import has_control
 
@@ -55,3 +55,26 @@ def printable(form: Any, field: Field) -> None:
         raise ValidationError(
             _l("%(field)s must not contain control characters.", field=field.label.text)
         )
+
+
+def is_version(text: str) -> bool:
+    """Whether ``text`` could be a version written into a page: a few ASCII digits.
+
+    ``str.isdigit`` alone lets through "²" and 5,000 digits, both of which ``int()`` refuses.
+    """
+    return text.isascii() and text.isdigit() and len(text) <= 18
+
+
+class VersionedForm(Form):
+    """A write sent from a page: the version of the rubber or game that page showed."""
+
+    version = HiddenField(validators=[Optional()])
+
+    def validate_version(self, field: HiddenField) -> None:
+        if field.data and not is_version(str(field.data)):
+            raise ValidationError(_l("This page is out of date: reload it."))
+
+    def stored_version(self) -> int | None:
+        # Optional() lets a blank (" ") through: that is no version either.
+        text = str(self.version.data or "").strip()
+        return int(text) if text else None
