@@ -187,6 +187,10 @@ class _Assets(HTMLParser):
             self.urls.append(str(found["src"]))
             if found.get("data-sw"):
                 self.urls.append(str(found["data-sw"]))
+        elif tag == "form" and found.get("data-outlook"):
+            # Fetched after the page by a phone that records hands, for its score offline
+            # (counted apart, in the figure's detail).
+            self.later.append(str(found["data-outlook"]))
         elif tag == "img" and found.get("src"):
             self.urls.append(str(found["src"]))
         elif tag == "input" and found.get("name") == "csrf_token" and self.csrf is None:
@@ -483,7 +487,8 @@ def page_bytes(seeded: Seeded, env: dict[str, str]) -> list[Figure]:
             "bytes",
             f"{listed}; response headers {header_bytes:,} more; not counted: {apart or 'nothing'}"
             " (the apple-touch-icon, fetched only when an iPhone saves the page to its home "
-            "screen)",
+            "screen; the outlook, fetched after the page by a phone that records hands, for "
+            "the score it shows offline)",
         ),
         figure(
             "other hosts the rubber page loads from",

@@ -38,6 +38,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         card_entry,
         hand_pages,  # noqa: F401 (a hand's pages are routes of the rubbers' blueprint)
         house_rules,
+        outlook,  # noqa: F401 (the outlook is a route of the rubbers' blueprint)
         sharing,
     )
     from scorekeeper.rubbers import views as rubbers

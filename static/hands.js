@@ -22,6 +22,11 @@
   var sending = null;
   var sentAny = false;
   var retry = null;
+  // The page's score is the server's at this version; the hands sent since it was served and
+  // those still waiting are walked through the engine's outlook by outlook.js.
+  var pageVersion = Number(field("version").value) || 0;
+  var sentHands = [];
+  var outlookLoaded = false;
 
   function load() {
     try {
@@ -139,8 +144,43 @@
     show();
   }
 
+  // The engine's outlook of this page's tally, kept on the phone for when the network goes.
+  function fetchOutlook() {
+    if (!navigator.onLine || document.documentElement.hasAttribute("data-offline-copy")) {
+      return;
+    }
+    var version = pageVersion;
+    fetch(form.getAttribute("data-outlook"), { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.ok ? response.json() : null; })
+      .then(function (data) {
+        if (data && data.version === version) {
+          window.localStorage.setItem("sueca.outlook." + form.getAttribute("data-rubber"), JSON.stringify(data));
+        }
+      }, function () {});
+  }
+
+  function project(items) {
+    var detail = { version: pageVersion, hands: sentHands.slice() };
+    items.some(function (item) {
+      if (item.state !== "waiting") {
+        return true; // a refused hand holds back the ones after it
+      }
+      detail.hands.push(item.body);
+      return false;
+    });
+    window.suecaProjection = detail;
+    if (!outlookLoaded && detail.hands.length) {
+      outlookLoaded = true;
+      var script = document.createElement("script");
+      script.src = form.getAttribute("data-outlook-script");
+      document.head.appendChild(script);
+    }
+    document.dispatchEvent(new CustomEvent("sueca:projection", { detail: detail }));
+  }
+
   function show() {
     var items = load();
+    project(items);
     list.textContent = "";
     items.forEach(function (item, index) {
       var row = template.content.firstElementChild.cloneNode(true);
@@ -184,6 +224,7 @@
       return; // discarded in another tab meanwhile
     }
     if (status === 200 || status === 201) {
+      sentHands.push(item.body);
       items.splice(index, 1);
       if (index === 0 && items.length && typeof data.version === "number") {
         items[0].version = data.version;
@@ -309,6 +350,10 @@
   document.addEventListener("sueca:page", function () {
     form = document.querySelector("form[data-offline]") || form;
     form.addEventListener("submit", submitted);
+    pageVersion = Number(field("version").value) || 0;
+    sentHands = [];
+    fetchOutlook();
+    show();
   });
 
   // Undo needs the server: offline, a hand not yet sent is discarded from the list instead.
@@ -360,6 +405,7 @@
     }
   });
   show();
+  fetchOutlook();
   if (document.documentElement.hasAttribute("data-offline-copy")) {
     // The worker's copy: the network failed a moment ago. Waiting hands go when it is back
     // (the online event), or at the next try, not in a request that can only fail.

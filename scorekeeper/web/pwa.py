@@ -21,6 +21,7 @@ SHELL = (
     "bidding.css",
     "app.js",
     "hands.js",
+    "outlook.js",
     "bidding.js",
     "wakelock.js",
     "cards.js",

@@ -86,6 +86,7 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     score = phone.locator(".scoreline .games")
     pending = phone.locator(".pending-hand")
 
+    phone.wait_for_function("(id) => localStorage.getItem('sueca.outlook.' + id)", arg=rubber_id)
     go_offline(phone)
     phone.get_by_label("Pontos", exact=True).fill("75")
     phone.get_by_role("button", name="Registar", exact=True).tap()
@@ -98,7 +99,9 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     for row in pending.all():
         expect(row).to_contain_text("ainda não enviada")
     expect(phone.get_by_text("Sem rede: as mãos registadas aqui ficam")).to_be_visible()
-    expect(score).to_have_text("0 – 0")  # the server scores them, once it has them
+    # The engine's outlook, kept with the page, scores them on the screen until they are sent
+    # (tests/browser/test_offline_score.py).
+    expect(score).to_have_text("1 – 0")
 
     # A reload with no network: the worker's copy of the page, the hands still waiting.
     phone.reload()

@@ -585,7 +585,9 @@ def test_the_home_page_lists_played_rubbers_with_date_and_state(
     for item in rubbers.all():
         # Written the reader's way in pt-PT (issue 19), the machine's way in datetime.
         assert re.fullmatch(r"\d\d/\d\d/\d{4} \d\d:\d\d", item.locator("time").inner_text())
-        assert re.fullmatch(r"\d{4}-\d\d-\d\dT.*", item.locator("time").get_attribute("datetime") or "")
+        assert re.fullmatch(
+            r"\d{4}-\d\d-\d\dT.*", item.locator("time").get_attribute("datetime") or ""
+        )
 
 
 def test_the_same_name_in_two_seats_is_refused(live_server: str, phone: Any) -> None:

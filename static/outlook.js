@@ -1,0 +1,191 @@
+// The score, the cross and the next hand as the hands waiting on this phone will make them.
+// The phone scores nothing: the server sent its engine's outlook of the rubber (/r/<id>/outlook,
+// kept by hands.js for the version the page shows): the class of every hand a phone can record
+// and, for each tally reached from the page's, the tally each class leads to. This walks it
+// along the hands sent since the page was served and those still waiting, and marks what it
+// shows as not yet sent. Every sentence comes from that answer, in the page's language.
+(function () {
+  "use strict";
+
+  var form = document.querySelector("form[data-offline]");
+  if (!form) {
+    return;
+  }
+  var KEPT = "sueca.outlook." + form.getAttribute("data-rubber");
+  var ROLES = ["deals", "shuffles", "cuts", "leads"];
+
+  function kept(version) {
+    try {
+      var data = JSON.parse(window.localStorage.getItem(KEPT) || "null");
+      return data && data.version === version ? data : null;
+    } catch (error) {
+      return null;
+    }
+  }
+
+  function classOf(data, body) {
+    if (body.spoiled) {
+      return data.spoiled;
+    }
+    if (typeof body.revoke === "number") {
+      return data.revoke[body.revoke];
+    }
+    if (body.points[0] === 60 && body.points[1] === 60) {
+      return data.tie;
+    }
+    var letter = data.played[body.all_tricks ? 1 : 0].charAt(body.points[0]);
+    return letter === "-" || !letter ? -1 : parseInt(letter, 36);
+  }
+
+  // Where the hands lead: the node reached, how far the deal moved, and how many hands were
+  // followed (fewer than sent where the outlook stops: past its depth, or a hand refused).
+  function walk(data, hands) {
+    var node = 0;
+    var moved = 0;
+    var count = 0;
+    hands.every(function (body) {
+      var kind = classOf(data, body);
+      var next = kind < 0 ? -1 : data.nodes[node][6][kind];
+      if (next < 0) {
+        return false;
+      }
+      node = next;
+      moved += data.deal_steps[kind];
+      count += 1;
+      return true;
+    });
+    return { node: data.nodes[node], moved: moved, count: count };
+  }
+
+  // The page as the server drew it, remembered the first time it is changed.
+  function served(element, value) {
+    if (!element.hasAttribute("data-served")) {
+      element.setAttribute("data-served", value);
+    }
+    return element.getAttribute("data-served");
+  }
+
+  function restore() {
+    document.querySelectorAll("[data-served]").forEach(function (element) {
+      if (element.matches("h2")) {
+        element.firstChild.nodeValue = element.getAttribute("data-served");
+      } else {
+        element.textContent = element.getAttribute("data-served");
+      }
+      element.removeAttribute("data-served");
+    });
+    document.querySelectorAll("[data-projected]").forEach(function (element) {
+      element.remove();
+    });
+    document.querySelectorAll(".cross .projected, .cross .struck").forEach(function (dot) {
+      dot.classList.remove("projected", "struck");
+      if (dot.matches("circle.place")) {
+        dot.setAttribute("r", "3");
+      }
+    });
+    document.querySelectorAll(".score > p.pending[hidden]").forEach(function (note) {
+      note.hidden = false;
+    });
+  }
+
+  function seatOf(role) {
+    return [].indexOf.call(document.querySelectorAll(".seats .seat"), role.closest(".seat"));
+  }
+
+  function draw(data, reached, dealer) {
+    var node = reached.node;
+    var games = document.querySelector(".scoreline .games");
+    served(games, games.textContent);
+    games.textContent = node[0] + " – " + node[1];
+    var scoreline = document.querySelector(".scoreline");
+    var marker = document.createElement("p");
+    marker.setAttribute("data-projected", "");
+    marker.className = "projected-note";
+    marker.textContent = data.words.marker;
+    scoreline.insertAdjacentElement("afterend", marker);
+
+    [0, 1].forEach(function (team) {
+      var held = document.querySelectorAll(".cross .dot.team" + team);
+      var places = document.querySelectorAll(".cross circle.place.team" + team);
+      var change = node[team] - held.length;
+      for (var i = 0; i < Math.min(change, places.length); i += 1) {
+        places[i].classList.add("projected");
+        places[i].setAttribute("r", "6");
+      }
+      for (var j = Math.max(held.length + change, 0); j < held.length; j += 1) {
+        held[j].classList.add("struck"); // a game the hands take away (revoke: minus two)
+      }
+    });
+
+    document.querySelectorAll(".score > p.pending").forEach(function (note) {
+      note.hidden = true;
+    });
+    [["extra", node[2]], ["multiplier", node[3]]].forEach(function (pair) {
+      var words = data.words[pair[0]][String(pair[1])];
+      if (words) {
+        var note = document.createElement("p");
+        note.className = "pending projected";
+        note.setAttribute("data-projected", "");
+        note.textContent = words;
+        marker.insertAdjacentElement("afterend", note);
+      }
+    });
+
+    var heading = document.querySelector(".table-view h2");
+    if (heading) {
+      served(heading, heading.firstChild.nodeValue);
+      heading.firstChild.nodeValue = (node[4] ? data.words.won[node[5]] : data.words.hand[reached.count]) + " ";
+      var seat = (dealer + reached.moved) % 4;
+      var seats = [seat].concat(data.roles[seat]);
+      var places = document.querySelectorAll(".seats .seat");
+      ROLES.forEach(function (role, index) {
+        var mark = document.querySelector(".seats .role-" + role);
+        if (mark && !node[4]) {
+          places[seats[index]].appendChild(mark);
+        }
+      });
+    }
+  }
+
+  var dealerServed = null;
+
+  function project(detail) {
+    var deals = document.querySelector(".seats .role-deals");
+    if (dealerServed === null && deals) {
+      dealerServed = seatOf(deals);
+    }
+    restore();
+    if (deals && dealerServed !== null) {
+      // Back to the server's seats before walking again from them.
+      var places = document.querySelectorAll(".seats .seat");
+      var data0 = kept(detail.version);
+      if (data0) {
+        var seats = [dealerServed].concat(data0.roles[dealerServed]);
+        ROLES.forEach(function (role, index) {
+          var mark = document.querySelector(".seats .role-" + role);
+          if (mark) {
+            places[seats[index]].appendChild(mark);
+          }
+        });
+      }
+    }
+    var data = kept(detail.version);
+    if (!data || !detail.hands.length) {
+      return;
+    }
+    var reached = walk(data, detail.hands);
+    if (reached.count) {
+      draw(data, reached, dealerServed || 0);
+    }
+  }
+
+  document.addEventListener("sueca:projection", function (event) {
+    project(event.detail);
+  });
+  document.addEventListener("sueca:page", function () {
+    dealerServed = null; // a newer page from the server: its own seats
+  });
+  if (window.suecaProjection) {
+    project(window.suecaProjection);
+  }
+})();

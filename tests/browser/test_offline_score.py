@@ -1,0 +1,104 @@
+"""Offline, the screen moves with the hands waiting on the phone (issue 14, item 16).
+
+The phone scores nothing itself: it walks the engine's outlook of the rubber (fetched with the
+page) along the hands it keeps, and marks what it shows as not yet sent.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.browser.test_offline import (
+    go_offline,
+    go_online,
+    hands_on_the_server,
+    start_kept_rubber,
+)
+
+OUTLOOK_KEPT = "(id) => localStorage.getItem('sueca.outlook.' + id) !== null"
+
+
+def dealer(phone: Any) -> str:
+    return phone.locator(".seat", has=phone.locator(".role-deals")).locator(".player").inner_text()
+
+
+def test_waiting_hands_move_the_score_the_cross_and_the_hand_number(
+    live_server: str, phone: Any
+) -> None:
+    rubber_id = start_kept_rubber(live_server, phone)
+    phone.get_by_label("Pontos", exact=True).fill("75")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    score = phone.locator(".scoreline .games")
+    expect(score).to_have_text("1 – 0")
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+    heading = phone.locator(".table-view h2")
+    expect(heading).to_contain_text("Mão 2")
+    first_dealer = dealer(phone)
+    marker = phone.locator(".score .projected-note")
+    expect(marker).to_have_count(0)
+
+    go_offline(phone)
+    phone.get_by_label("Pontos", exact=True).fill("95")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(phone.locator(".pending-hand")).to_have_count(1)
+    expect(score).to_have_text("3 – 0")  # 1 + a capote's 2, not yet sent
+    expect(marker).to_have_text("com as mãos ainda não enviadas")
+    expect(heading).to_contain_text("Mão 3")
+    assert dealer(phone) != first_dealer  # the deal moved on
+    cross = phone.locator("svg.cross")
+    expect(cross.locator(".dot.team0")).to_have_count(1)  # the game the server holds
+    expect(cross.locator("circle.place.projected.team0")).to_have_count(2)
+
+    phone.get_by_role("button", name="Empate 60-60").tap()
+    expect(heading).to_contain_text("Mão 4")
+    expect(phone.locator(".score p.pending:visible")).to_have_text(
+        ["Empate: a próxima mão decidida vale mais 1 jogo"]
+    )
+    phone.get_by_label("Eles", exact=True).check()
+    phone.get_by_label("Pontos", exact=True).fill("95")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(phone.locator(".pending-hand")).to_have_count(3)
+    expect(score).to_have_text("3 – 3")  # the tie's game carried to the capote
+    expect(phone.locator(".score p.pending:visible")).to_have_count(0)
+    expect(cross.locator("circle.place.projected.team1")).to_have_count(3)
+
+    # A reload with no network: the worker's copy, and still the score the hands make.
+    phone.reload()
+    expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
+    expect(score).to_have_text("3 – 3")
+    expect(marker).to_be_visible()
+
+    # Discarding the last one takes it off the screen again.
+    phone.locator(".pending-hand").nth(2).get_by_role("button", name="Descartar").tap()
+    expect(score).to_have_text("3 – 0")
+
+    go_online(phone)
+    expect(phone.locator(".pending-hand")).to_have_count(0)
+    expect(phone.locator("html")).not_to_have_attribute("data-offline-copy", "")
+    expect(score).to_have_text("3 – 0")  # the server's own score now
+    expect(marker).to_have_count(0)
+    expect(phone.locator(".score p.pending:visible")).to_have_text(
+        ["Empate: a próxima mão decidida vale mais 1 jogo"]
+    )
+    assert [
+        kind for kind, _points, _team in hands_on_the_server(phone, live_server, rubber_id)
+    ] == [
+        "played",
+        "played",
+        "tie",
+    ]
+
+
+def test_the_winning_hand_offline_says_who_won(live_server: str, phone: Any) -> None:
+    rubber_id = start_kept_rubber(live_server, phone)
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+    go_offline(phone)
+    for points in ("95", "100"):  # the same hand twice at once is a double tap
+        phone.get_by_label("Pontos", exact=True).fill(points)
+        phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(phone.locator(".scoreline .games")).to_have_text("4 – 0")
+    expect(phone.locator(".table-view h2")).to_contain_text("Vencedores da partida: Nós")
+    go_online(phone)
+    expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Nós")
