@@ -120,7 +120,7 @@ def count_pile(game_id: str) -> Any:
         strays=[text for text in problems if text not in known],
         count=len(cards),
         total=total,
-        other=rules.TOTAL_POINTS - total,
+        other=rules.others_points(total),
         deck_points=rules.TOTAL_POINTS,
         deck_size=len(deck(players)),
     ), (422 if problems else 200)

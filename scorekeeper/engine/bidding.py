@@ -443,3 +443,12 @@ def undo_last(state: BiddingState) -> BiddingState:
     if not state.hands:
         raise LookupError("no hand to undo")
     return replay(state.table, (result.hand for result in state.hands[:-1]))
+
+
+def others_points(points: int) -> int:
+    """Return the card points of the cards outside a pile of ``points``: the deck holds 120.
+
+    >>> others_points(21)
+    99
+    """
+    return TOTAL_POINTS - points

@@ -160,6 +160,15 @@ def pile_points(cards: Sequence[Card], rules: RuleSet) -> int:
     return trick_points(cards, rules)
 
 
+def other_pile_points(points: int, rules: RuleSet) -> int:
+    """Return the card points of the other team's pile, when one pile holds ``points``.
+
+    >>> other_pile_points(28, RuleSet())
+    92
+    """
+    return full_deck_points(rules) - points
+
+
 def full_deck_points(rules: RuleSet) -> int:
     """All the card points of the rule set's deck: always 120.
 

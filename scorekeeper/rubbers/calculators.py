@@ -91,7 +91,7 @@ def count_pile(rubber_id: str) -> Any:
     rules = rubber.rule_set()
     form = PileForm(request.args)
     cards, problems = form.picked(rules)
-    total = sum(engine.card_points(card, rules) for card in cards)
+    total = engine.tricks.trick_points(cards, rules)
     deck_points = engine.tricks.full_deck_points(rules)
     team = form.team.data if form.team.data in ("0", "1") else "0"
     pile_error = question = None
@@ -116,7 +116,7 @@ def count_pile(rubber_id: str) -> Any:
         team=team,
         **_picked(rules, cards, problems),
         total=total,
-        other=deck_points - total,
+        other=engine.tricks.other_pile_points(total, rules),
         deck_points=deck_points,
         can_edit=can_edit,
         pile_error=pile_error,
