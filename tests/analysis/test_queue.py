@@ -28,7 +28,7 @@ from scorekeeper.engine import RuleSet, verify_record
 from scorekeeper.engine.analysis import analyse_record
 from scorekeeper.extensions import db
 from scorekeeper.web.columns import utcnow
-from tests.support.apps import fresh_app
+from tests.support.apps import fresh_app, migrated_database
 from tests.support.records import FULL_RECORD
 from tests.support.servers import ROOT, Gunicorn, upgrade
 
@@ -160,10 +160,16 @@ def finished(url: str, log: Path) -> dict[str, Any]:
 
 
 @pytest.fixture
-def environment(tmp_path: Path) -> dict[str, str]:
+def environment(tmp_path: Path) -> Iterator[dict[str, str]]:
+    """The servers' environment, on the test's database (PostgreSQL in CI's second run)."""
+    with migrated_database(tmp_path / "app.sqlite3") as url:
+        yield _environment(tmp_path, url)
+
+
+def _environment(tmp_path: Path, url: str) -> dict[str, str]:
     env = {
         **os.environ,
-        "DATABASE_URL": f"sqlite:///{tmp_path / 'app.sqlite3'}",
+        "DATABASE_URL": url,
         "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
         "SECRET_KEY": "test-secret-key",
         "RATELIMIT_ENABLED": "0",

@@ -37,6 +37,31 @@ def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
 
 
 @contextmanager
+def migrated_database(sqlite_file: Path) -> Iterator[str]:
+    """The address of a database made by the real migrations, emptied afterwards.
+
+    DATABASE_URL when it is set (PostgreSQL in CI: its tables and migration record dropped
+    first, as other tests leave it), else a new SQLite file. The schema comes from the test's
+    own `flask db upgrade` (tests.support.servers.upgrade)."""
+    url = os.environ.get("DATABASE_URL") or f"sqlite:///{sqlite_file}"
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url})
+
+    def empty() -> None:
+        with app.app_context():
+            db.drop_all()
+            db.session.execute(sa.text("DROP TABLE IF EXISTS alembic_version"))
+            db.session.commit()
+            db.session.remove()
+            db.engine.dispose()
+
+    empty()
+    try:
+        yield url
+    finally:
+        empty()
+
+
+@contextmanager
 def served(app: Flask, *, threaded: bool = True) -> Iterator[str]:
     """The app, CSRF and all, on an HTTP server on a free port of 127.0.0.1: its URL.
 
