@@ -79,12 +79,14 @@ def analyse_record(
     options: Options = FAST,
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    search: Search | None = None,
 ) -> RecordAnalysis:
     """Analyse every card of a complete record (its rules are ``rules``), from the last card back.
 
     So the later positions' table serves the earlier ones. Past ``deadline`` (a
     ``time.monotonic()`` reading) the cards analysed so far are the answer; ``progress`` hears
-    (cards analysed, 40) after each.
+    (cards analysed, 40) after each. ``search``, a search of this deal, keeps its table for
+    later calls (the best lines, ``lines.py``).
 
     >>> from scorekeeper.engine import verify_record
     >>> analyse_record(verify_record("H", 0, [], RuleSet()), RuleSet())  # doctest: +ELLIPSIS
@@ -99,7 +101,7 @@ def analyse_record(
         )
     positions = _positions(record, rules)
     total = sum(record.points)
-    search: Search = positions[0][0].search(options)
+    search = search or positions[0][0].search(options)
     played = (record.points[0], record.points[1])
     after = played[0]
     done: list[CardAnalysis] = []
