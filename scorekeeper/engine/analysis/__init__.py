@@ -10,7 +10,7 @@ best line from a position to the end, trick by trick.
 from .lines import Line, LineTrick, best_line, play_out, record_line, record_lines, record_search
 from .options import FAST, PLAIN, Options, OutOfTime, compiled_core
 from .positions import AnalysisCode, AnalysisError, Position, best_cards, solve
-from .replay import CardAnalysis, RecordAnalysis, analyse_record
+from .replay import CardAnalysis, RecordAnalysis, analysable, analyse_record
 from .search import Search
 from .verdict import games_of, turning_card
 
@@ -27,6 +27,7 @@ __all__ = [
     "Position",
     "RecordAnalysis",
     "Search",
+    "analysable",
     "analyse_record",
     "best_cards",
     "best_line",

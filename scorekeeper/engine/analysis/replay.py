@@ -73,6 +73,11 @@ def _positions(record: TrickRecord, rules: RuleSet) -> list[tuple[Position, int]
     return positions
 
 
+def analysable(record: TrickRecord) -> bool:
+    """Whether :func:`analyse_record` takes the record: 10 tricks, no revoke, no problem."""
+    return record.complete and not record.revokes and not record.errors
+
+
 def analyse_record(
     record: TrickRecord,
     rules: RuleSet,
@@ -94,7 +99,7 @@ def analyse_record(
     ...
     scorekeeper.engine.analysis.positions.AnalysisError: Only a complete record of 10 tricks ...
     """
-    if not record.complete or record.revokes or record.errors:
+    if not analysable(record):
         raise AnalysisError(
             AnalysisCode.RECORD,
             "Only a complete record of 10 tricks without a revoke can be analysed.",
