@@ -13,6 +13,7 @@ from scorekeeper.engine.analysis import (
     FAST,
     Options,
     Position,
+    RecordAnalysis,
     analyse_record,
     best_line,
     play_out,
@@ -144,3 +145,15 @@ def test_lines_past_their_deadline_are_those_known() -> None:
     assert None in lines
     known = [line is not None for line in lines]
     assert known == sorted(known)  # known from the end back
+
+
+def test_an_analysis_cut_short_has_the_lines_of_its_last_cards() -> None:
+    """Past its budget an analysis keeps its last cards: their lines are the full one's."""
+    rules = RuleSet()
+    trump, leader, tricks = _played_out(3, rules)
+    record = verify_record(trump, leader, tricks, rules)
+    analysis = analyse_record(record, rules)
+    full = record_lines(record, rules, analysis)
+    cut = RecordAnalysis(None, analysis.played, analysis.cards[-13:])
+    assert record_lines(record, rules, cut) == full[-13:]
+    assert record_lines(record, rules, RecordAnalysis(None, analysis.played, ())) == ()
