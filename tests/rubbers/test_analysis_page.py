@@ -248,3 +248,37 @@ def test_a_record_ended_by_a_revoke_offers_no_analysis(en: FlaskClient) -> None:
     response = en.post(page + "/replay/analysis", data={"trump": "H", "record": revoke})
     assert response.status_code == 422
     assert "without a revoke" in text(response)
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "intro", "end"),
+    [
+        (
+            "pt-PT",
+            "A melhor sequência a partir da carta de Lugar 4 na 3.ª vaza",
+            "Em vez do 2♥, o 4♣: Eles faziam 67.",
+            "No fim: Nós 53 – 67 Eles: 1 jogo para Eles",
+        ),
+        (
+            "pt-BR",
+            "A melhor sequência a partir da carta de Lugar 4 na 3ª vaza",
+            "Em vez do 2♥, o 4♣: Eles teriam feito 67.",
+            "No final: Nós 53 – 67 Eles: 1 jogo para Eles",
+        ),
+    ],
+)
+def test_the_line_is_worded_in_each_language(
+    app: Flask, en: FlaskClient, language: str, heading: str, intro: str, end: str
+) -> None:
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    _record, analysis, _lines = expected()
+    assert analysis.cards[10].best == (53, 67)
+    reader = app.test_client()
+    reader.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    html = text(reader.get(page + "/hands/1/analysis?from=11"))
+    assert f"<h2>{heading}</h2>" in html
+    assert f"data-line-intro>{intro}<" in html
+    assert f"data-line-end>{end}<" in html
+    assert "uma das melhores sequências" in html
