@@ -170,7 +170,7 @@ def _line(
             played=wording.card_face(item.card),
         )
     end = shown[-1].taken
-    known = {offset + i + 1 for i, known in enumerate(lines) if known is not None}
+    known = {offset + i + 1 for i, found in enumerate(lines) if found is not None}
     return LineView(
         step,
         _(
