@@ -16,8 +16,10 @@ from typing import Any
 from scorekeeper import engine
 from scorekeeper.engine import analysis as solver
 
-VERSION = 1
-"""Part of every key: raise it when the solver's answers change, and old results are left."""
+VERSION = 2
+"""Part of every key: raise it when the solver's answers change, and old results are left.
+
+2: a record's result has ``lines``, the best line from before each card (1 had none)."""
 RECORD_CARDS = 40
 OUT_OF_TIME = "out_of_time"
 
@@ -41,13 +43,13 @@ def hands_request(
     }
 
 
-def content_key(request: dict[str, Any]) -> str:
-    """The analysis' id: the SHA-256 of its content and of :data:`VERSION`.
+def content_key(request: dict[str, Any], version: int = VERSION) -> str:
+    """The analysis' id: the SHA-256 of its content and of :data:`VERSION` (or an older one).
 
     >>> len(content_key({"trump": "H"}))
     64
     """
-    text = json.dumps({"version": VERSION, **request}, sort_keys=True, separators=(",", ":"))
+    text = json.dumps({"version": version, **request}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -63,7 +65,8 @@ def run(request: dict[str, Any], budget: float, progress: Progress) -> dict[str,
     """Analyse ``request`` within ``budget`` seconds and return the result's JSON.
 
     A record past its budget answers the cards analysed (the last ones) with ``complete``
-    false; open hands past it raise :class:`engine.analysis.OutOfTime`.
+    false, and the best lines found in the time left (``None`` for the others); open hands
+    past it raise :class:`engine.analysis.OutOfTime`.
     """
     rules = engine.RuleSet.from_dict(request["rules"])
     deadline = time.monotonic() + budget
@@ -71,9 +74,11 @@ def run(request: dict[str, Any], budget: float, progress: Progress) -> dict[str,
         record = engine.verify_record(
             engine.Suit(request["trump"]), request["leader"], request["tricks"], rules
         )
-        return record_json(
-            solver.analyse_record(record, rules, deadline=deadline, progress=progress)
+        search = solver.record_search(record)
+        analysis = solver.analyse_record(
+            record, rules, deadline=deadline, progress=progress, search=search
         )
+        return record_json(analysis, solver.record_lines(record, rules, analysis, search, deadline))
     position = solver.Position.from_hands(
         request["trump"], request["leader"], request["hands"], rules
     )
@@ -88,8 +93,13 @@ def run(request: dict[str, Any], budget: float, progress: Progress) -> dict[str,
     }
 
 
-def record_json(analysis: solver.RecordAnalysis) -> dict[str, Any]:
-    """A record's analysis as API.md's result, with ``complete`` (false past the budget)."""
+def record_json(
+    analysis: solver.RecordAnalysis, lines: tuple[solver.Line | None, ...]
+) -> dict[str, Any]:
+    """A record's analysis as API.md's result, with ``complete`` (false past the budget).
+
+    And one field more: ``lines``, beside ``cards``, the best line from before each card.
+    """
     return {
         "value": list(analysis.value) if analysis.value is not None else None,
         "played": list(analysis.played),
@@ -106,6 +116,7 @@ def record_json(analysis: solver.RecordAnalysis) -> dict[str, Any]:
             }
             for card in analysis.cards
         ],
+        "lines": [None if line is None else [str(card) for card in line] for line in lines],
     }
 
 
@@ -127,4 +138,18 @@ def record_from_json(result: dict[str, Any]) -> solver.RecordAnalysis:
     played = result["played"]
     return solver.RecordAnalysis(
         (value[0], value[1]) if value is not None else None, (played[0], played[1]), cards
+    )
+
+
+def lines_from_json(result: dict[str, Any]) -> tuple[solver.Line | None, ...]:
+    """A stored record's best lines, one per card (None where there is none).
+
+    A result stored before the lines (:data:`VERSION` 1) has none.
+    """
+    cards = result["cards"]
+    lines = result.get("lines")
+    if not isinstance(lines, list) or len(lines) != len(cards):
+        return (None,) * len(cards)
+    return tuple(
+        None if line is None else tuple(engine.Card.parse(text) for text in line) for line in lines
     )

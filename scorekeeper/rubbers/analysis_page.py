@@ -1,40 +1,39 @@
-"""The page "Analisar a mão": the exact analysis of a hand recorded card by card.
+"""The page "Analisar a mão": the exact analysis of a hand recorded card by card, or replayed.
 
 Asked for with a POST (it queues the analysis, ``scorekeeper/analysis/``), then followed on its
-page: the progress while it waits or runs (the page reloads itself), then the value with best
-play beside the points played, in games too, the card that changed the games first, and each
-trick's cards with their cost and the best card instead.
+page: the progress while it waits or runs (the page reloads itself), then what
+``analysis_view.py`` words: the value with best play beside the points played, in games too,
+the card that changed the games first, each trick's cards with their cost and the best card
+instead, and the best line from any card (``?from=N``). A recorded hand's page is
+``/r/<id>/hands/<n>/analysis``; the replay's confirmation page (``card_entry.py``) queues the
+record it shows, not yet a hand, and its page is ``/r/<id>/replay/analysis`` with the record
+in the address, as the confirmation page carries it.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urlencode
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
-from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.analysis import queue, work
 from scorekeeper.analysis.models import Analysis, Status
-from scorekeeper.engine.analysis import CardAnalysis, games_of, turning_card
-from scorekeeper.rubbers.access import player_names, rubber_or_404
+from scorekeeper.engine.analysis import analysable
+from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
+from scorekeeper.rubbers.analysis_view import facts
+from scorekeeper.rubbers.card_display import examine
+from scorekeeper.rubbers.card_forms import ReplayForm, record_text
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
+from scorekeeper.web.forms import is_version
 
 bp = Blueprint("rubber_analysis", __name__)
 
-
-@dataclass(frozen=True)
-class CardView:
-    player: str
-    card: str
-    suit: str
-    cost: int
-    best: str
-    """The best cards instead, in words, when this one cost something."""
+OLDER = 1
+"""The result version before the best lines (work.VERSION): such an analysis is still shown."""
 
 
 def _content(rubber: Rubber, number: int) -> dict[str, Any]:
@@ -48,10 +47,20 @@ def _content(rubber: Rubber, number: int) -> dict[str, Any]:
         abort(404)
     rules = rubber.rule_set()
     record = engine.verify_record(row.trump, leader, row.tricks, rules)
-    if not record.complete or record.revokes or record.errors:
+    if not analysable(record):
         abort(404)
     tricks = [[str(card) for card in trick.cards] for trick in record.tricks]
     return work.record_request(row.trump, leader, tricks, rules)
+
+
+def stored(content: dict[str, Any]) -> Analysis | None:
+    """The analysis of ``content``, or one done before the best lines were kept."""
+    row = queue.lookup(work.content_key(content))
+    if row is None:
+        older = queue.lookup(work.content_key(content, version=OLDER))
+        if older is not None and older.status == Status.DONE:
+            return older
+    return row
 
 
 @bp.post("/r/<rubber_id>/hands/<int:number>/analysis")
@@ -68,75 +77,94 @@ def start(rubber_id: str, number: int) -> Response:
 @bp.get("/r/<rubber_id>/hands/<int:number>/analysis")
 def page(rubber_id: str, number: int) -> str:
     rubber = rubber_or_404(rubber_id)
-    content = _content(rubber, number)
-    row = queue.lookup(work.content_key(content))
-    facts: dict[str, Any] = {}
+    row = stored(_content(rubber, number))
+    return _page(
+        rubber,
+        row,
+        number=number,
+        again=url_for(".start", rubber_id=rubber.id, number=number),
+        back=url_for("rubbers.hand", rubber_id=rubber.id, number=number),
+    )
+
+
+def replay_address(rubber_id: str, form: ReplayForm) -> str:
+    """The replay's analysis page of the record ``form`` carries (the confirmation page's)."""
+    version = str(form.version.data or "")
+    return url_for(
+        "rubber_analysis.replay",
+        rubber_id=rubber_id,
+        trump=form.chosen_trump() or "",
+        record=record_text(form.tricks()),
+        trump_card=form.trump_card.data or "",
+        version=version if is_version(version) else "",
+    )
+
+
+@bp.get("/r/<rubber_id>/replay/analysis")
+def replay(rubber_id: str) -> str:
+    """The analysis of the record in the address; 404 unless it is one that can be analysed."""
+    rubber = editable_or_403(rubber_id)
+    form = ReplayForm(formdata=request.args, meta={"csrf": False})
+    trump = form.chosen_trump()
+    if trump is None:
+        abort(404)
+    state = rubber.state()
+    rules = rubber.rule_set()
+    examined = examine(trump, state.leader, form.tricks(), rules, form.trump_card.data or None)
+    if not analysable(examined.record):
+        abort(404)
+    tricks = [[str(card) for card in trick.cards] for trick in examined.record.tricks]
+    row = stored(work.record_request(trump, state.leader, tricks, rules))
+    version = str(form.version.data or "")
+    fields = {
+        "trump": trump,
+        "record": record_text(tricks),
+        "trump_card": form.trump_card.data or "",
+        "version": version if is_version(version) else "",
+    }
+    return _page(
+        rubber,
+        row,
+        number=None,
+        again=url_for("cards.analyse", rubber_id=rubber.id),
+        back=url_for("cards.confirm", rubber_id=rubber.id),
+        fields=fields,
+    )
+
+
+def _page(
+    rubber: Rubber,
+    row: Analysis | None,
+    number: int | None,
+    again: str,
+    back: str,
+    fields: dict[str, str] | None = None,
+) -> str:
+    """The page; ``fields`` the replayed record its forms carry (None for a recorded hand)."""
+    shown: dict[str, Any] = {}
+    chosen = request.args.get("from", type=int)
     if row is not None and row.status == Status.DONE and row.result is not None:
-        facts = _verdict(rubber, row)
+        shown = facts(row, rubber.teams, player_names(rubber), chosen)
     return render_template(
         "rubbers/analysis.html",
+        step_url=_step_url,
         rubber=rubber,
         number=number,
         row=row,
+        again=again,
+        back=back,
+        fields=fields,
         waiting=row is not None and row.status in Status.WAITING,
         failed=wording.analysis_failed(row.error)
         if row is not None and row.status == Status.FAILED
         else None,
-        **facts,
+        **shown,
     )
 
 
-def games_words(points: tuple[int, int], rules: engine.RuleSet, teams: tuple[str, str]) -> str:
-    """The games card points are worth, as the table says it: "2 jogos para Nós"."""
-    winner, games = games_of(points, rules)
-    if winner is None:
-        return _("a tie (empate)")
-    return ngettext(
-        "%(num)d game to %(team)s", "%(num)d games to %(team)s", games, team=teams[winner]
-    )
-
-
-def _faces(cards: tuple[engine.Card, ...]) -> str:
-    return ", ".join(wording.card_face(card) for card in cards)
-
-
-def _verdict(rubber: Rubber, row: Analysis) -> dict[str, Any]:
-    assert row.result is not None
-    analysis = work.record_from_json(row.result)
-    rules, teams, players = rubber.rule_set(), rubber.teams, player_names(rubber)
-    turning = turning_card(analysis, rules)
-    tricks: dict[int, list[CardView]] = {}
-    for card in analysis.cards:
-        best = _faces(card.best_cards) if card.cost else ""
-        tricks.setdefault(card.trick, []).append(
-            CardView(
-                players[card.seat],
-                wording.card_face(card.card),
-                card.card.suit.value,
-                card.cost,
-                best,
-            )
-        )
-    return {
-        "played": analysis.played,
-        "value": analysis.value,
-        "played_games": games_words(analysis.played, rules, teams),
-        "value_games": games_words(analysis.value, rules, teams) if analysis.value else None,
-        "turning": _turning_words(turning, rules, teams) if turning is not None else None,
-        "tricks": sorted(tricks.items()),
-        "incomplete": None
-        if analysis.complete
-        else wording.analysis_out_of_time(len(analysis.cards)),
-    }
-
-
-def _turning_words(card: CardAnalysis, rules: engine.RuleSet, teams: tuple[str, str]) -> str:
-    team = engine.team_of(card.seat)
-    return _(
-        "With %(card)s in trick %(trick)s, %(team)s would have made %(points)s: %(games)s.",
-        card=_faces(card.best_cards[:1]),
-        trick=card.trick,
-        team=teams[team],
-        points=card.best[team],
-        games=games_words(card.best, rules, teams),
-    )
+def _step_url(step: int | None, anchor: str = "line") -> str:
+    """This page's address with ``?from=step`` (none: without), the rest of its query kept."""
+    query = [(name, value) for name, value in request.args.items(multi=True) if name != "from"]
+    if step is not None:
+        query.append(("from", str(step)))
+    return f"?{urlencode(query)}#{anchor}"

@@ -19,8 +19,11 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper import engine
+from scorekeeper.analysis import queue, work
+from scorekeeper.engine.analysis import analysable
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.access import editable_or_403, player_names
+from scorekeeper.rubbers.analysis_page import replay_address
 from scorekeeper.rubbers.card_display import (
     SEATS,
     TRICKS,
@@ -301,6 +304,7 @@ def confirm(rubber: Rubber, state: engine.RubberState) -> Any:
     revoke = examined.revoke
     return render_template(
         "cards/confirm.html",
+        analysable=analysable(examined.record),
         rubber=rubber,
         form=form,
         examined=examined,
@@ -311,6 +315,34 @@ def confirm(rubber: Rubber, state: engine.RubberState) -> Any:
         revoke_text=wording.revoke_proof(revoke, players, rubber.teams) if revoke else None,
         suit_names={s.value: wording.suit_name(s) for s in engine.Suit},
     )
+
+
+@bp.post("/r/<rubber_id>/replay/analysis")
+@at_table
+def analyse(rubber: Rubber, state: engine.RubberState) -> Any:
+    """Queue the analysis of the record being confirmed: not yet a hand, analysed by its content.
+
+    Once recorded, the hand's analysis is the same one (docs/decisions.md).
+    """
+    form = ReplayForm()
+    step = Step(form.chosen_trump(), form.tricks())
+    rules = rubber.rule_set()
+    try:
+        examined = _recordable(step, state.leader, rules, form.trump_card.data or None)
+        if not analysable(examined.record):
+            raise Unfinished(
+                _("Only a hand played to its last trick without a revoke is analysed.")
+            )
+    except Unfinished as error:
+        step.errors.append(_why_not(error))
+        return _replay_page(rubber, state, form, step, 422)
+    tricks = [[str(card) for card in trick.cards] for trick in examined.record.tricks]
+    content = work.record_request(str(step.trump), state.leader, tricks, rules)
+    try:
+        queue.submit(content, queue.client_key(request.remote_addr))
+    except queue.QueueFull as full:
+        flash(wording.analysis_queue_full(full.mine, full.limit), "error")
+    return redirect(replay_address(rubber.id, form))
 
 
 def _stale() -> str:

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 import requests
+from playwright.sync_api import expect
 
 from scorekeeper.engine import RuleSet, verify_record
-from scorekeeper.engine.analysis import analyse_record, turning_card
+from scorekeeper.engine.analysis import analyse_record, record_line, record_lines, turning_card
 from tests.analysis.test_queue import start_consumer, stop_consumer
 from tests.browser.conftest import PHONE
 from tests.support.apps import fresh_app, served
@@ -86,6 +87,8 @@ def test_a_hand_is_analysed_from_the_phone(
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["viewport"]["width"]
 
+        step_through_the_line(phone, expected)
+
         english = browser.new_context(**{**PHONE, "locale": "en"})
         page = english.new_page()
         page.goto(phone.url)
@@ -96,6 +99,100 @@ def test_a_hand_is_analysed_from_the_phone(
         page.goto(phone.url)
         assert "Com o 4♣ na 3ª vaza, Eles teriam feito" in page.inner_text("[data-turning]")
         brazilian.close()
+    finally:
+        if consumer is not None:
+            stop_consumer(consumer)
+        context.close()
+
+
+def step_through_the_line(phone: Any, expected: Any) -> None:
+    """From the costly 2♥ of trick 3, the best line to the end, then a card on, then back."""
+    rules = RuleSet()
+    record = verify_record("H", 1, FULL_RECORD, rules)
+    lines = record_lines(record, rules, expected)
+    phone.locator("[data-trick='3'] a.step").nth(2).tap()
+    line = phone.locator("[data-line]")
+    expect(line).to_have_attribute("data-line", "11")
+    item = expected.cards[10]
+    assert (str(item.card), item.cost) == ("2H", 10)
+    expect(line.locator("h2")).to_have_text(
+        "A melhor sequência a partir da carta de Lugar 4 na 3.ª vaza"
+    )
+    expect(phone.locator("[data-line-intro]")).to_have_text(
+        f"Em vez do 2♥, o 4♣: Eles faziam {item.best[1]}."
+    )
+    shown = record_line(record, rules, 10, lines[10])
+    tricks = phone.locator("[data-line-trick]")
+    expect(tricks).to_have_count(len(shown))
+    for number, trick in enumerate(shown):
+        text = tricks.nth(number).inner_text()
+        assert f"Nós {trick.taken[0]} – {trick.taken[1]} Eles" in text, text
+        assert f"vaza de Lugar {trick.winner + 1}, {trick.points} pontos" in text, text
+    assert "Lugar 2: 5♠" in tricks.first.inner_text()
+    expect(phone.locator("[data-line-here]")).to_have_text("Lugar 4: 4♣")
+    expect(phone.locator("[data-line-end]")).to_have_text(
+        f"No fim: Nós {item.best[0]} – {item.best[1]} Eles: 1 jogo para Eles"
+    )
+    expect(phone.get_by_text("É uma das melhores sequências")).to_be_visible()
+    # The line is on the screen the tap led to, and nothing is wider than the phone.
+    assert phone.evaluate("document.getElementById('line').getBoundingClientRect().top") < 200
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+    phone.locator("[data-line-next]").tap()
+    expect(line).to_have_attribute("data-line", "12")
+    after = expected.cards[11]
+    expect(phone.locator("[data-line-intro]")).to_have_text(
+        f"Em vez do A♣, o {after.best_cards[0].rank}♣: Nós faziam {after.best[0]}."
+    )
+    phone.locator("[data-line-previous]").tap()
+    expect(line).to_have_attribute("data-line", "11")
+
+
+def test_the_replay_s_confirmation_page_analyses_the_hand(
+    browser: Any, setup: tuple[str, dict[str, str]], tmp_path: Path
+) -> None:
+    """Replayed card by card, analysed before it is recorded; recorded, the same analysis."""
+    url, env = setup
+    rubber = requests.post(f"{url}/api/v1/rubbers", json={}, timeout=10).json()
+    rules = RuleSet()
+    expected = analyse_record(verify_record("H", 1, FULL_RECORD, rules), rules)
+    assert expected.value is not None
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    phone = context.new_page()
+    consumer = None
+    try:
+        phone.goto(rubber["edit_url"])
+        phone.goto(f"{url}/r/{rubber['id']}/replay")
+        phone.locator('button[data-trump="H"]').tap()
+        for trick in FULL_RECORD:
+            for card in trick:
+                phone.locator(f'button[name="card"][data-card="{card}"]').tap()
+                expect(
+                    phone.locator(f'.slots [data-card="{card}"], .trick-list [data-card="{card}"]')
+                ).to_have_count(1)
+        phone.locator("[data-finish]").tap()
+        expect(phone.get_by_role("heading", name="Confirmar e registar a mão")).to_be_visible()
+        phone.get_by_role("button", name="Analisar a mão").tap()
+        expect(phone.locator("[data-analysis-progress]")).to_contain_text("À espera da sua vez")
+        consumer = start_consumer(env, tmp_path / "consumer.log")
+        phone.wait_for_selector("[data-analysis-result]", timeout=90_000)
+        best = phone.inner_text("[data-best]")
+        assert best == f"Nós {expected.value[0]} – {expected.value[1]} Eles: 1 jogo para Eles"
+        phone.locator("[data-trick='3'] a.step").nth(2).tap()
+        expect(phone.locator("[data-line]")).to_have_attribute("data-line", "11")
+        assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["viewport"]["width"]
+
+        # Back to the confirmation, the record as it was, and recorded from there.
+        phone.get_by_role("button", name="Voltar a confirmar e registar a mão").tap()
+        expect(phone.get_by_role("heading", name="Confirmar e registar a mão")).to_be_visible()
+        expect(phone.locator("[data-result] [data-points]")).to_have_text("48 – 72")
+        phone.get_by_role("button", name="Registar a mão").tap()
+        expect(phone.locator(".scoreline .games")).to_have_text("0 – 1")
+        stop_consumer(consumer)
+        consumer = None
+        # The hand's own analysis is the one already done: shown at once, with no consumer.
+        phone.goto(f"{url}/r/{rubber['id']}/hands/1/analysis")
+        expect(phone.locator("[data-best]")).to_have_text(best)
     finally:
         if consumer is not None:
             stop_consumer(consumer)

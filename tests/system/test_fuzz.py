@@ -32,6 +32,7 @@ from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import errors
 from tests.support.apps import snapshot
 from tests.support.fuzzing import FUZZ_SETTINGS, detach
+from tests.support.records import FULL_RECORD
 
 PREFIX = "/api/v1"
 OPERATIONS = sorted(
@@ -388,6 +389,14 @@ NEW_GAME_FIELDS = {
     "target": st.integers(40, 2100).map(str),
     "first_dealer": offered("0", "1", "2", "3", "4", "5", "random"),
 }
+WHOLE_RECORD = "|".join(" ".join(trick) for trick in FULL_RECORD)
+REPLAY_FIELDS = {
+    "trump": offered("C", "D", "H", "S"),
+    # The confirmation page's record: whole (seat 1 leads it), cut short, or none.
+    "record": offered(WHOLE_RECORD, WHOLE_RECORD.rsplit("|", 1)[0], ""),
+    "trump_card": offered("", "2H", "AS"),
+    "version": HAND_FIELDS["version"],
+}
 FORMS: dict[str, dict[str, st.SearchStrategy[str]]] = {
     "/groups/new": {"name": NAME},
     "/g/<group>/rubbers/new": GROUP_RUBBER_FIELDS,
@@ -396,6 +405,7 @@ FORMS: dict[str, dict[str, st.SearchStrategy[str]]] = {
     "/r/<id>/hands": HAND_FIELDS,
     "/r/<id>/hands/<n>/edit": HAND_FIELDS,
     "/r/<id>/undo": {"key": HAND_FIELDS["key"], "version": HAND_FIELDS["version"]},
+    "/r/<id>/replay/analysis": REPLAY_FIELDS,
     "/bidding/new": NEW_GAME_FIELDS,
     "/g/<group>/bidding/new": NEW_GAME_FIELDS,
     "/bidding": {"previous": offered("<game>", "", "x")},

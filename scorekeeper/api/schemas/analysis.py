@@ -93,6 +93,11 @@ class AnalysisResult(BaseModel):
     cards: list[CardAnalysis] = Field(
         f.OMITTED, description="A record's cards in play order, all 40 unless time ran out."
     )
+    lines: list[list[str] | None] = Field(
+        f.OMITTED,
+        description="A record's best line from before each card (one of them where cards tie), "
+        "beside cards; null where time ran out.",
+    )
     best_cards: list[str] = Field(f.OMITTED, description="Open hands: the leader's best cards.")
     status_url: f.Url = Field(f.OMITTED, description="Where the analysis stays (answers of POST).")
 

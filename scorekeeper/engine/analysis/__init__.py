@@ -3,12 +3,14 @@
 ``options.py`` holds the search's switches and its numbering of cards, ``search.py`` the
 search on cards as bits, ``positions.py`` a position of a hand and its
 best cards, ``replay.py`` the analysis of a whole record of tricks, card by card,
-``verdict.py`` the games a value is worth and the card that changed them.
+``verdict.py`` the games a value is worth and the card that changed them, ``lines.py`` the
+best line from a position to the end, trick by trick.
 """
 
+from .lines import Line, LineTrick, best_line, play_out, record_line, record_lines, record_search
 from .options import FAST, PLAIN, Options, OutOfTime, compiled_core
 from .positions import AnalysisCode, AnalysisError, Position, best_cards, solve
-from .replay import CardAnalysis, RecordAnalysis, analyse_record
+from .replay import CardAnalysis, RecordAnalysis, analysable, analyse_record
 from .search import Search
 from .verdict import games_of, turning_card
 
@@ -18,15 +20,23 @@ __all__ = [
     "AnalysisCode",
     "AnalysisError",
     "CardAnalysis",
+    "Line",
+    "LineTrick",
     "Options",
     "OutOfTime",
     "Position",
     "RecordAnalysis",
     "Search",
+    "analysable",
     "analyse_record",
     "best_cards",
+    "best_line",
     "compiled_core",
     "games_of",
+    "play_out",
+    "record_line",
+    "record_lines",
+    "record_search",
     "solve",
     "turning_card",
 ]

@@ -218,7 +218,7 @@ def best_cards(
         value = solve(position, search)
     maximising = position.to_play % 2 == 0
     kept = []
-    for card in _in_deck_order(position.legal(), position.rules):
+    for card in in_deck_order(position.legal(), position.rules):
         if card in known:
             kept.append(card)
             continue
@@ -232,6 +232,6 @@ def best_cards(
     return value, tuple(kept)
 
 
-def _in_deck_order(cards: Iterable[Card], rules: RuleSet) -> list[Card]:
+def in_deck_order(cards: Iterable[Card], rules: RuleSet) -> list[Card]:
     order = rank_order(rules)
     return sorted(cards, key=lambda c: (SUITS.index(c.suit), order.index(c.rank)))

@@ -73,18 +73,25 @@ def _positions(record: TrickRecord, rules: RuleSet) -> list[tuple[Position, int]
     return positions
 
 
+def analysable(record: TrickRecord) -> bool:
+    """Whether :func:`analyse_record` takes the record: 10 tricks, no revoke, no problem."""
+    return record.complete and not record.revokes and not record.errors
+
+
 def analyse_record(
     record: TrickRecord,
     rules: RuleSet,
     options: Options = FAST,
     deadline: float | None = None,
     progress: Callable[[int, int], None] | None = None,
+    search: Search | None = None,
 ) -> RecordAnalysis:
     """Analyse every card of a complete record (its rules are ``rules``), from the last card back.
 
     So the later positions' table serves the earlier ones. Past ``deadline`` (a
     ``time.monotonic()`` reading) the cards analysed so far are the answer; ``progress`` hears
-    (cards analysed, 40) after each.
+    (cards analysed, 40) after each. ``search``, a search of this deal, keeps its table for
+    later calls (the best lines, ``lines.py``).
 
     >>> from scorekeeper.engine import verify_record
     >>> analyse_record(verify_record("H", 0, [], RuleSet()), RuleSet())  # doctest: +ELLIPSIS
@@ -92,14 +99,14 @@ def analyse_record(
     ...
     scorekeeper.engine.analysis.positions.AnalysisError: Only a complete record of 10 tricks ...
     """
-    if not record.complete or record.revokes or record.errors:
+    if not analysable(record):
         raise AnalysisError(
             AnalysisCode.RECORD,
             "Only a complete record of 10 tricks without a revoke can be analysed.",
         )
     positions = _positions(record, rules)
     total = sum(record.points)
-    search: Search = positions[0][0].search(options)
+    search = search or positions[0][0].search(options)
     played = (record.points[0], record.points[1])
     after = played[0]
     done: list[CardAnalysis] = []

@@ -1,0 +1,205 @@
+"""What the page "Analisar a mão" shows of a done analysis, in the players' words.
+
+The engine says every value, cost, best card and best line (``engine/analysis/``); this only
+words them: the value in games, the card that changed the games first, each trick's cards with
+their cost, and the best line from the card chosen (``?from=N``, N from 1 to 40 in play order).
+The routes are ``analysis_page.py``'s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext as _
+from flask_babel import ngettext
+
+from scorekeeper import engine
+from scorekeeper.analysis import work
+from scorekeeper.analysis.models import Analysis
+from scorekeeper.engine import analysis as solver
+from scorekeeper.engine.analysis import CardAnalysis, games_of, turning_card
+from scorekeeper.web import wording
+
+RECORD_CARDS = work.RECORD_CARDS
+
+
+@dataclass(frozen=True)
+class CardView:
+    player: str
+    card: str
+    suit: str
+    cost: int
+    best: str
+    """The best cards instead, in words, when this one cost something."""
+    step: int | None
+    """Its place in the hand, 1 to 40, where its best line is known (the page's ``?from=``)."""
+
+
+@dataclass(frozen=True)
+class LineCard:
+    player: str
+    card: str
+    suit: str
+    on_table: bool
+    """Played before the position the line starts from."""
+    here: bool
+    """The line's first card: the card chosen, or the best card instead of it."""
+
+
+@dataclass(frozen=True)
+class LineTrickView:
+    number: int
+    cards: list[LineCard]
+    won: str
+    taken: tuple[int, int]
+
+
+@dataclass(frozen=True)
+class LineView:
+    step: int
+    heading: str
+    intro: str
+    tricks: list[LineTrickView]
+    end: str
+    previous: int | None
+    next: int | None
+
+
+def games_words(points: tuple[int, int], rules: engine.RuleSet, teams: tuple[str, str]) -> str:
+    """The games card points are worth, as the table says it: "2 jogos para Nós"."""
+    winner, games = games_of(points, rules)
+    if winner is None:
+        return _("a tie (empate)")
+    return ngettext(
+        "%(num)d game to %(team)s", "%(num)d games to %(team)s", games, team=teams[winner]
+    )
+
+
+def _faces(cards: tuple[engine.Card, ...]) -> str:
+    return ", ".join(wording.card_face(card) for card in cards)
+
+
+def facts(
+    row: Analysis, teams: tuple[str, str], players: list[str], chosen: int | None
+) -> dict[str, Any]:
+    """The template's values for a done record analysis; ``chosen`` the card whose line to show."""
+    assert row.result is not None
+    rules = engine.RuleSet.from_dict(row.request["rules"])
+    analysis = work.record_from_json(row.result)
+    lines = work.lines_from_json(row.result)
+    offset = RECORD_CARDS - len(analysis.cards)
+    steps = [None if line is None else offset + i + 1 for i, line in enumerate(lines)]
+    turning = turning_card(analysis, rules)
+    tricks: dict[int, list[CardView]] = {}
+    for card, step in zip(analysis.cards, steps, strict=True):
+        best = _faces(card.best_cards) if card.cost else ""
+        face = wording.card_face(card.card)
+        view = CardView(players[card.seat], face, card.card.suit.value, card.cost, best, step)
+        tricks.setdefault(card.trick, []).append(view)
+    line = None
+    if chosen is not None and chosen in steps:
+        line = _line(row, analysis, lines, chosen, offset, (teams, players))
+    return {
+        "played": analysis.played,
+        "value": analysis.value,
+        "played_games": games_words(analysis.played, rules, teams),
+        "value_games": games_words(analysis.value, rules, teams) if analysis.value else None,
+        "turning": _turning_words(turning, rules, teams) if turning is not None else None,
+        "tricks": sorted(tricks.items()),
+        "incomplete": None
+        if analysis.complete
+        else wording.analysis_out_of_time(len(analysis.cards)),
+        "line": line,
+        "older": "lines" not in row.result,
+    }
+
+
+def _line(
+    row: Analysis,
+    analysis: solver.RecordAnalysis,
+    lines: tuple[solver.Line | None, ...],
+    step: int,
+    offset: int,
+    names: tuple[tuple[str, str], list[str]],
+) -> LineView | None:
+    """The best line from before card ``step``, trick by trick, as the engine plays it out."""
+    teams, players = names
+    request = row.request
+    rules = engine.RuleSet.from_dict(request["rules"])
+    item = analysis.cards[step - 1 - offset]
+    line = lines[step - 1 - offset]
+    assert line is not None
+    try:
+        record = engine.verify_record(
+            engine.Suit(request["trump"]), request["leader"], request["tricks"], rules
+        )
+        shown = solver.record_line(record, rules, step - 1, line)
+    except (ValueError, IndexError):  # a stored line that does not fit its record: none shown
+        return None
+    views = []
+    for trick in shown:
+        cards = [
+            LineCard(
+                players[(trick.leader + place) % 4],
+                wording.card_face(card),
+                card.suit.value,
+                place < trick.before,
+                trick is shown[0] and place == trick.before,
+            )
+            for place, card in enumerate(trick.cards)
+        ]
+        won = _(
+            "won by %(player)s, %(points)s points",
+            player=players[trick.winner],
+            points=trick.points,
+        )
+        views.append(LineTrickView(trick.number, cards, won, trick.taken))
+    team = engine.team_of(item.seat)
+    if item.cost:
+        intro = _(
+            "Instead of %(played)s, %(best)s: %(team)s would have made %(points)s.",
+            played=wording.card_face(item.card),
+            best=wording.card_face(line[0]),
+            team=teams[team],
+            points=item.best[team],
+        )
+    else:
+        intro = _(
+            "%(played)s was one of the best cards: from here on, best play by all.",
+            played=wording.card_face(item.card),
+        )
+    end = shown[-1].taken
+    known = {offset + i + 1 for i, found in enumerate(lines) if found is not None}
+    return LineView(
+        step,
+        _(
+            "The best line from %(player)s's card in trick %(trick)s",
+            player=players[item.seat],
+            trick=item.trick,
+        ),
+        intro,
+        views,
+        _(
+            "At the end: %(team0)s %(points0)s – %(points1)s %(team1)s: %(games)s",
+            team0=teams[0],
+            points0=end[0],
+            points1=end[1],
+            team1=teams[1],
+            games=games_words(end, rules, teams),
+        ),
+        step - 1 if step - 1 in known else None,
+        step + 1 if step + 1 in known else None,
+    )
+
+
+def _turning_words(card: CardAnalysis, rules: engine.RuleSet, teams: tuple[str, str]) -> str:
+    team = engine.team_of(card.seat)
+    return _(
+        "With %(card)s in trick %(trick)s, %(team)s would have made %(points)s: %(games)s.",
+        card=_faces(card.best_cards[:1]),
+        trick=card.trick,
+        team=teams[team],
+        points=card.best[team],
+        games=games_words(card.best, rules, teams),
+    )

@@ -1,0 +1,284 @@
+"""The page "Analisar a mão": the best line from any card, and the replay's confirmation page.
+
+huey runs in its immediate mode here (``memory://``): the analysis is done within the POST, so
+each page shows its result at once. tests/browser/test_analysis.py runs a real consumer.
+"""
+
+from __future__ import annotations
+
+import html as html_lib
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.analysis import work
+from scorekeeper.analysis.models import Analysis, Status
+from scorekeeper.engine import RuleSet, verify_record
+from scorekeeper.engine.analysis import analyse_record, record_line, record_lines
+from scorekeeper.extensions import db
+from tests.support.apps import fresh_app
+from tests.support.records import FULL_RECORD
+
+RULES = RuleSet()
+RECORD_TEXT = "|".join(" ".join(trick) for trick in FULL_RECORD)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[Flask]:
+    config = {
+        "TESTING": True,
+        "SECRET_KEY": "test-secret-key",
+        "WTF_CSRF_ENABLED": False,
+        "RATELIMIT_ENABLED": False,
+        "ANALYSIS_QUEUE_URL": "memory://",  # huey runs the task at once: only for tests
+    }
+    with fresh_app(tmp_path / "test.sqlite3", config) as app:
+        yield app
+
+
+@pytest.fixture
+def en(app: Flask) -> FlaskClient:
+    client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+def text(response: Any) -> str:
+    return html_lib.unescape(response.get_data(as_text=True))
+
+
+def start(client: FlaskClient) -> str:
+    """A rubber whose first hand seat 1 leads (seat 0 deals), as FULL_RECORD was played."""
+    response = client.post("/rubbers/new", data={"first_dealer": "0"})
+    assert response.status_code == 302
+    return str(response.location)
+
+
+def expected() -> tuple[Any, Any, tuple[Any, ...]]:
+    record = verify_record("H", 1, FULL_RECORD, RULES)
+    analysis = analyse_record(record, RULES)
+    return record, analysis, record_lines(record, RULES, analysis)
+
+
+def rows(app: Flask) -> list[Analysis]:
+    with app.app_context():
+        return list(db.session.execute(db.select(Analysis)).scalars())
+
+
+def confirm(client: FlaskClient, page: str) -> str:
+    response = client.post(page + "/replay/confirm", data={"trump": "H", "record": RECORD_TEXT})
+    assert response.status_code == 200
+    return text(response)
+
+
+def hidden(html: str, name: str) -> str:
+    found = re.search(rf'name="{name}" type="hidden" value="([^"]*)"', html)
+    assert found, name
+    return found.group(1)
+
+
+def recorded(client: FlaskClient, page: str) -> None:
+    html = confirm(client, page)
+    response = client.post(
+        page + "/replay/save",
+        data={
+            "trump": "H",
+            "record": RECORD_TEXT,
+            "key": hidden(html, "key"),
+            "version": hidden(html, "version"),
+        },
+    )
+    assert response.status_code == 302
+
+
+def line_tricks(html: str) -> list[str]:
+    return re.findall(r"<li[^>]*data-line-trick=\"\d+\"[^>]*>(.*?)</li>", html, re.S)
+
+
+def test_each_card_leads_to_the_best_line_from_it(en: FlaskClient) -> None:
+    page = start(en)
+    recorded(en, page)
+    analysis_page = page + "/hands/1/analysis"
+    assert en.post(analysis_page).status_code == 302
+    html = text(en.get(analysis_page))
+    assert "data-analysis-result" in html and "data-line=" not in html
+    # Every card is a link to its line: ?from=1 to ?from=40.
+    steps = [int(n) for n in re.findall(r'href="\?from=(\d+)#line"', html)]
+    assert steps == list(range(1, 41))
+
+    record, analysis, lines = expected()
+    index = 10  # the 2H of trick 3, the card that cost 10: the best card was the 4C
+    item, line = analysis.cards[index], lines[index]
+    assert (item.trick, str(item.card), item.cost) == (3, "2H", 10)
+    assert line is not None
+    shown = record_line(record, RULES, index, line)
+    html = text(en.get(f"{analysis_page}?from={index + 1}"))
+    assert f'data-line="{index + 1}"' in html
+    tricks = line_tricks(html)
+    assert len(tricks) == len(shown) == 11 - item.trick
+    # The first trick: the cards already on the table, then the best card instead.
+    first = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", tricks[0])).strip()
+    assert first.startswith("Seat 2: 5♠ Seat 3: 6♠ Seat 4: 4♣"), first
+    assert "data-line-here" in tricks[0] and tricks[0].count("data-on-table") == index % 4
+    for trick, html_trick in zip(shown, tricks, strict=True):
+        cards = re.findall(r'class="card suit-(\w)">([^<]+)<', html_trick)
+        assert len(cards) == 4
+        assert f"{trick.taken[0]} – {trick.taken[1]}" in html_trick
+    intro = re.search(r"data-line-intro>([^<]*)<", html)
+    assert intro and intro.group(1) == (f"Instead of 2♥, 4♣: Eles would have made {item.best[1]}.")
+    end = re.search(r"data-line-end>([^<]*)<", html)
+    assert (
+        end
+        and end.group(1) == f"At the end: Nós {item.best[0]} – {item.best[1]} Eles: 1 game to Eles"
+    )
+    assert "One of the best lines" in html
+    # Step to the cards before and after.
+    assert f'href="?from={index}#line" data-line-previous' in html
+    assert f'href="?from={index + 2}#line" data-line-next' in html
+
+    # A card played that was a best card: its line is that card, then the next card's.
+    assert analysis.cards[1].cost == 0
+    html = text(en.get(f"{analysis_page}?from=2"))
+    assert re.search(r"data-line-intro>2♠ was one of the best cards", html)
+    assert 'href="?from=1#line" data-line-previous' in html
+    html = text(en.get(f"{analysis_page}?from=1"))
+    assert "data-line-previous" not in html and 'href="?from=2#line" data-line-next' in html
+    html = text(en.get(f"{analysis_page}?from=40"))
+    assert "data-line-next" not in html and len(line_tricks(html)) == 1
+
+
+@pytest.mark.parametrize("step", ["0", "41", "abc", "-3", "9" * 30])
+def test_a_card_that_is_not_there_shows_the_page_without_a_line(en: FlaskClient, step: str) -> None:
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    response = en.get(f"{page}/hands/1/analysis?from={step}")
+    assert response.status_code == 200
+    html = text(response)
+    assert "data-line=" not in html
+    assert "Tap one of the cards below to see the best line from it." in html
+
+
+def test_an_analysis_stored_before_the_lines_is_shown_and_offered_again(
+    app: Flask, en: FlaskClient
+) -> None:
+    page = start(en)
+    recorded(en, page)
+    request = work.record_request("H", 1, FULL_RECORD, RULES)
+    result = work.run(request, 60, lambda done, total: None)
+    older = {key: value for key, value in result.items() if key != "lines"}
+    with app.app_context():
+        db.session.add(
+            Analysis(
+                id=work.content_key(request, version=1),
+                request=request,
+                status=Status.DONE,
+                client="x" * 64,
+                done=40,
+                total=40,
+                result=older,
+            )
+        )
+        db.session.commit()
+    html = text(en.get(page + "/hands/1/analysis"))
+    assert "data-analysis-result" in html
+    assert 'href="?from=' not in html
+    assert "This analysis was made before the best lines were kept" in html
+    assert en.post(page + "/hands/1/analysis").status_code == 302
+    assert len(rows(app)) == 2
+    html = text(en.get(page + "/hands/1/analysis"))
+    assert "before the best lines were kept" not in html and 'href="?from=40#line"' in html
+
+
+def test_the_confirmation_page_analyses_the_record_before_it_is_recorded(
+    app: Flask, en: FlaskClient
+) -> None:
+    page = start(en)
+    html = confirm(en, page)
+    button = re.search(r'<button[^>]*formaction="([^"]*)"[^>]*data-analyse[^>]*>([^<]*)<', html)
+    assert button and button.group(2) == "Analyse the hand"
+    version = hidden(html, "version")
+    response = en.post(
+        button.group(1), data={"trump": "H", "record": RECORD_TEXT, "version": version}
+    )
+    assert response.status_code == 302
+    shown = response.location
+    assert "/replay/analysis?" in shown
+    html = text(en.get(shown))
+    _record, analysis, _lines = expected()
+    assert analysis.value is not None
+    assert f"Nós {analysis.value[0]} – {analysis.value[1]} Eles" in html
+    # The way back: the confirmation page again, with the same record and version.
+    back = re.search(r'<form method="post" action="([^"]*)"[^>]*data-back', html)
+    assert back and back.group(1).endswith("/replay/confirm")
+    assert hidden(html, "record") == RECORD_TEXT and hidden(html, "version") == version
+    line = text(en.get(shown + ("&" if "?" in shown else "?") + "from=9"))
+    assert 'data-line="9"' in line
+    # Nothing recorded yet; once it is, the hand's analysis is the same one, not a second.
+    with app.app_context():
+        from scorekeeper.rubbers.models import Hand
+
+        assert db.session.execute(db.select(Hand)).first() is None
+    recorded(en, page)
+    html = text(en.get(page + "/hands/1/analysis"))
+    assert "data-analysis-result" in html
+    assert [row.status for row in rows(app)] == ["done"]
+
+
+def test_an_unfinished_record_is_not_analysed(app: Flask, en: FlaskClient) -> None:
+    page = start(en)
+    short = "|".join(" ".join(trick) for trick in FULL_RECORD[:9])
+    response = en.post(page + "/replay/analysis", data={"trump": "H", "record": short})
+    assert response.status_code == 422
+    assert "9 tricks are in" in text(response)
+    assert rows(app) == []
+
+
+def test_a_record_ended_by_a_revoke_offers_no_analysis(en: FlaskClient) -> None:
+    page = start(en)
+    revoke = "AS 2H 7S JS|3S KS QS 4S"  # seat 3 trumped spades, then plays one: a revoke
+    response = en.post(page + "/replay/confirm", data={"trump": "H", "record": revoke})
+    assert response.status_code == 200
+    assert "data-analyse" not in text(response)
+    response = en.post(page + "/replay/analysis", data={"trump": "H", "record": revoke})
+    assert response.status_code == 422
+    assert "without a revoke" in text(response)
+
+
+@pytest.mark.parametrize(
+    ("language", "heading", "intro", "end"),
+    [
+        (
+            "pt-PT",
+            "A melhor sequência a partir da carta de Lugar 4 na 3.ª vaza",
+            "Em vez do 2♥, o 4♣: Eles faziam 67.",
+            "No fim: Nós 53 – 67 Eles: 1 jogo para Eles",
+        ),
+        (
+            "pt-BR",
+            "A melhor sequência a partir da carta de Lugar 4 na 3ª vaza",
+            "Em vez do 2♥, o 4♣: Eles teriam feito 67.",
+            "No final: Nós 53 – 67 Eles: 1 jogo para Eles",
+        ),
+    ],
+)
+def test_the_line_is_worded_in_each_language(
+    app: Flask, en: FlaskClient, language: str, heading: str, intro: str, end: str
+) -> None:
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    _record, analysis, _lines = expected()
+    assert analysis.cards[10].best == (53, 67)
+    reader = app.test_client()
+    reader.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    html = text(reader.get(page + "/hands/1/analysis?from=11"))
+    assert f"<h2>{heading}</h2>" in html
+    assert f"data-line-intro>{intro}<" in html
+    assert f"data-line-end>{end}<" in html
+    assert "uma das melhores sequências" in html
