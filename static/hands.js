@@ -25,7 +25,8 @@
   // The page's score is the server's at this version; the hands sent since it was served and
   // those still waiting are walked through the engine's outlook by outlook.js.
   var pageVersion = Number(field("version").value) || 0;
-  var sentHands = [];
+  var SENT = "sueca.sent." + form.getAttribute("data-rubber");
+  var sentHands = sentSince(pageVersion);
   var outlookLoaded = false;
 
   function load() {
@@ -34,6 +35,19 @@
     } catch (error) {
       return [];
     }
+  }
+
+  // The hands sent since the page's version was served, kept so that the worker's copy of the
+  // page (reloaded with no network between two sends) still counts them.
+  function sentSince(version) {
+    try {
+      var sent = JSON.parse(window.localStorage.getItem(SENT) || "null");
+      if (sent && sent.version === version) {
+        return sent.hands;
+      }
+      window.localStorage.removeItem(SENT);
+    } catch (error) {}
+    return [];
   }
 
   function save(items) {
@@ -150,20 +164,27 @@
       return;
     }
     var version = pageVersion;
+    var rubber = form.getAttribute("data-rubber");
     fetch(form.getAttribute("data-outlook"), { credentials: "same-origin", cache: "no-store" })
       .then(function (response) { return response.ok ? response.json() : null; })
       .then(function (data) {
         if (data && data.version === version) {
-          window.localStorage.setItem("sueca.outlook." + form.getAttribute("data-rubber"), JSON.stringify(data));
+          data.rubber = rubber;
+          // One outlook on the phone, the rubber's on screen: the storage is kept for hands.
+          try {
+            window.localStorage.setItem("sueca.outlook", JSON.stringify(data));
+          } catch (error) {}
         }
-      }, function () {});
+      }).catch(function () {});
   }
 
   function project(items) {
     var detail = { version: pageVersion, hands: sentHands.slice() };
     items.some(function (item) {
-      if (item.state !== "waiting") {
-        return true; // a refused hand holds back the ones after it
+      if (item.state !== "waiting" || item.resent) {
+        // A refused hand holds back the ones after it; one sent anyway goes on top of hands
+        // another phone recorded, which this page does not show.
+        return true;
       }
       detail.hands.push(item.body);
       return false;
@@ -225,6 +246,9 @@
     }
     if (status === 200 || status === 201) {
       sentHands.push(item.body);
+      try {
+        window.localStorage.setItem(SENT, JSON.stringify({ version: pageVersion, hands: sentHands }));
+      } catch (error) {}
       items.splice(index, 1);
       if (index === 0 && items.length && typeof data.version === "number") {
         items[0].version = data.version;
@@ -351,7 +375,7 @@
     form = document.querySelector("form[data-offline]") || form;
     form.addEventListener("submit", submitted);
     pageVersion = Number(field("version").value) || 0;
-    sentHands = [];
+    sentHands = sentSince(pageVersion);
     fetchOutlook();
     show();
   });
@@ -383,7 +407,7 @@
     } else if (button.hasAttribute("data-resend")) {
       // Recorded anyway, on top of what another phone added: a new write, so a new key.
       items[index] = Object.assign(items[index], {
-        key: newKey(), version: null, state: "waiting", error: "", code: ""
+        key: newKey(), version: null, state: "waiting", error: "", code: "", resent: true
       });
     }
     save(items);

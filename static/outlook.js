@@ -11,13 +11,13 @@
   if (!form) {
     return;
   }
-  var KEPT = "sueca.outlook." + form.getAttribute("data-rubber");
+  var rubber = form.getAttribute("data-rubber");
   var ROLES = ["deals", "shuffles", "cuts", "leads"];
 
   function kept(version) {
     try {
-      var data = JSON.parse(window.localStorage.getItem(KEPT) || "null");
-      return data && data.version === version ? data : null;
+      var data = JSON.parse(window.localStorage.getItem("sueca.outlook") || "null");
+      return data && data.rubber === rubber && data.version === version ? data : null;
     } catch (error) {
       return null;
     }
@@ -30,20 +30,21 @@
     if (typeof body.revoke === "number") {
       return data.revoke[body.revoke];
     }
-    if (body.points[0] === 60 && body.points[1] === 60) {
-      return data.tie;
-    }
     var letter = data.played[body.all_tricks ? 1 : 0].charAt(body.points[0]);
     return letter === "-" || !letter ? -1 : parseInt(letter, 36);
   }
 
   // Where the hands lead: the node reached, how far the deal moved, and how many hands were
-  // followed (fewer than sent where the outlook stops: past its depth, or a hand refused).
+  // followed (fewer than sent where the outlook stops: a hand refused, or past its depth; the
+  // graph merges tallies that show the same, so a walk could go on round a melar's loop).
   function walk(data, hands) {
     var node = 0;
     var moved = 0;
     var count = 0;
     hands.every(function (body) {
+      if (count === data.words.hand.length - 1) {
+        return false;
+      }
       var kind = classOf(data, body);
       var next = kind < 0 ? -1 : data.nodes[node][6][kind];
       if (next < 0) {
@@ -86,13 +87,17 @@
     document.querySelectorAll(".score > p.pending[hidden]").forEach(function (note) {
       note.hidden = false;
     });
+    var seats = document.querySelectorAll(".seats .seat");
+    ROLES.forEach(function (role) {
+      var mark = document.querySelector(".seats .role-" + role + "[data-served-seat]");
+      if (mark) {
+        seats[Number(mark.getAttribute("data-served-seat"))].appendChild(mark);
+        mark.removeAttribute("data-served-seat");
+      }
+    });
   }
 
-  function seatOf(role) {
-    return [].indexOf.call(document.querySelectorAll(".seats .seat"), role.closest(".seat"));
-  }
-
-  function draw(data, reached, dealer) {
+  function draw(data, reached) {
     var node = reached.node;
     var games = document.querySelector(".scoreline .games");
     served(games, games.textContent);
@@ -135,55 +140,34 @@
     if (heading) {
       served(heading, heading.firstChild.nodeValue);
       heading.firstChild.nodeValue = (node[4] ? data.words.won[node[5]] : data.words.hand[reached.count]) + " ";
-      var seat = (dealer + reached.moved) % 4;
-      var seats = [seat].concat(data.roles[seat]);
-      var places = document.querySelectorAll(".seats .seat");
-      ROLES.forEach(function (role, index) {
-        var mark = document.querySelector(".seats .role-" + role);
-        if (mark && !node[4]) {
-          places[seats[index]].appendChild(mark);
-        }
-      });
-    }
-  }
-
-  var dealerServed = null;
-
-  function project(detail) {
-    var deals = document.querySelector(".seats .role-deals");
-    if (dealerServed === null && deals) {
-      dealerServed = seatOf(deals);
-    }
-    restore();
-    if (deals && dealerServed !== null) {
-      // Back to the server's seats before walking again from them.
-      var places = document.querySelectorAll(".seats .seat");
-      var data0 = kept(detail.version);
-      if (data0) {
-        var seats = [dealerServed].concat(data0.roles[dealerServed]);
+      var places = [].slice.call(document.querySelectorAll(".seats .seat"));
+      var deals = document.querySelector(".seats .role-deals");
+      if (deals && !node[4]) {
+        var seat = (places.indexOf(deals.closest(".seat")) + reached.moved) % 4;
+        var seats = [seat].concat(data.roles[seat]);
         ROLES.forEach(function (role, index) {
           var mark = document.querySelector(".seats .role-" + role);
-          if (mark) {
-            places[seats[index]].appendChild(mark);
-          }
+          mark.setAttribute("data-served-seat", String(places.indexOf(mark.closest(".seat"))));
+          places[seats[index]].appendChild(mark);
         });
       }
     }
+  }
+
+  function project(detail) {
+    restore();
     var data = kept(detail.version);
     if (!data || !detail.hands.length) {
       return;
     }
     var reached = walk(data, detail.hands);
     if (reached.count) {
-      draw(data, reached, dealerServed || 0);
+      draw(data, reached);
     }
   }
 
   document.addEventListener("sueca:projection", function (event) {
     project(event.detail);
-  });
-  document.addEventListener("sueca:page", function () {
-    dealerServed = null; // a newer page from the server: its own seats
   });
   if (window.suecaProjection) {
     project(window.suecaProjection);

@@ -118,7 +118,7 @@ def outlook(tally: Tally) -> Outlook:
     )
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)  # about 200 KB each; rubbers mostly stand at a few scores
 def _outlook(tally: Tally) -> Outlook:
     rules = tally.rules
     classes: dict[Hashable, Hand] = {}

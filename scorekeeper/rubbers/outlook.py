@@ -15,15 +15,18 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.engine.outlook import DEPTH, UNKNOWN, outlook
-from scorekeeper.rubbers.access import rubber_or_404
+from scorekeeper.rubbers.access import editable_or_403
 from scorekeeper.rubbers.views import bp
 from scorekeeper.web import delivery
 
 
 @bp.get("/r/<rubber_id>/outlook")
 def rubber_outlook(rubber_id: str) -> Any:
-    """Return the outlook of the rubber's tally, for the version its page shows."""
-    rubber = rubber_or_404(rubber_id)
+    """Return the outlook of the rubber's tally, for the version its page shows.
+
+    Only to a phone that records its hands: only its page asks, and only it can add the hands
+    the outlook is about."""
+    rubber = editable_or_403(rubber_id)
     tally = rubber.state().tally
     view = outlook(tally)
     teams = rubber.teams

@@ -86,7 +86,10 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     score = phone.locator(".scoreline .games")
     pending = phone.locator(".pending-hand")
 
-    phone.wait_for_function("(id) => localStorage.getItem('sueca.outlook.' + id)", arg=rubber_id)
+    phone.wait_for_function(
+        "(id) => (JSON.parse(localStorage.getItem('sueca.outlook')) || {}).rubber === id",
+        arg=rubber_id,
+    )
     go_offline(phone)
     phone.get_by_label("Pontos", exact=True).fill("75")
     phone.get_by_role("button", name="Registar", exact=True).tap()

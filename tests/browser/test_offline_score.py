@@ -17,7 +17,7 @@ from tests.browser.test_offline import (
     start_kept_rubber,
 )
 
-OUTLOOK_KEPT = "(id) => localStorage.getItem('sueca.outlook.' + id) !== null"
+OUTLOOK_KEPT = "(id) => (JSON.parse(localStorage.getItem('sueca.outlook')) || {}).rubber === id"
 
 
 def dealer(phone: Any) -> str:
@@ -47,6 +47,7 @@ def test_waiting_hands_move_the_score_the_cross_and_the_hand_number(
     expect(marker).to_have_text("com as mãos ainda não enviadas")
     expect(heading).to_contain_text("Mão 3")
     assert dealer(phone) != first_dealer  # the deal moved on
+    dealer_after_two = dealer(phone)
     cross = phone.locator("svg.cross")
     expect(cross.locator(".dot.team0")).to_have_count(1)  # the game the server holds
     expect(cross.locator("circle.place.projected.team0")).to_have_count(2)
@@ -70,14 +71,20 @@ def test_waiting_hands_move_the_score_the_cross_and_the_hand_number(
     expect(score).to_have_text("3 – 3")
     expect(marker).to_be_visible()
 
-    # Discarding the last one takes it off the screen again.
+    # Discarding the last one takes it off the screen again, and the seats back.
+    projected_dealer = dealer(phone)
     phone.locator(".pending-hand").nth(2).get_by_role("button", name="Descartar").tap()
     expect(score).to_have_text("3 – 0")
+    expect(heading).to_contain_text("Mão 4")
+    assert dealer(phone) != projected_dealer
+    projected_dealer = dealer(phone)
 
     go_online(phone)
     expect(phone.locator(".pending-hand")).to_have_count(0)
     expect(phone.locator("html")).not_to_have_attribute("data-offline-copy", "")
     expect(score).to_have_text("3 – 0")  # the server's own score now
+    assert dealer(phone) == projected_dealer  # as the screen said while they waited
+    expect(heading).to_contain_text("Mão 4")
     expect(marker).to_have_count(0)
     expect(phone.locator(".score p.pending:visible")).to_have_text(
         ["Empate: a próxima mão decidida vale mais 1 jogo"]
@@ -102,3 +109,43 @@ def test_the_winning_hand_offline_says_who_won(live_server: str, phone: Any) -> 
     expect(phone.locator(".table-view h2")).to_contain_text("Vencedores da partida: Nós")
     go_online(phone)
     expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Nós")
+
+
+def test_a_reload_between_two_sends_still_counts_the_hand_sent(
+    live_server: str, phone: Any
+) -> None:
+    """The worker's copy is the page before the first hand went: that hand is counted too."""
+    rubber_id = start_kept_rubber(live_server, phone)
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+    go_offline(phone)
+    for points in ("75", "80"):
+        phone.get_by_label("Pontos", exact=True).fill(points)
+        phone.get_by_role("button", name="Registar", exact=True).tap()
+    score = phone.locator(".scoreline .games")
+    expect(score).to_have_text("2 – 0")
+
+    sent: list[str] = []
+
+    def first_only(route: Any) -> None:
+        sent.append(route.request.url)
+        if len(sent) == 1:
+            route.continue_()
+        else:
+            route.abort("internetdisconnected")
+
+    phone.context.route("**/api/v1/rubbers/*/hands", first_only)
+    go_online(phone)
+    expect(phone.locator(".pending-hand")).to_have_count(1)
+    assert len(hands_on_the_server(phone, live_server, rubber_id)) == 1
+    go_offline(phone)
+    phone.reload()
+    expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
+    expect(score).to_have_text("2 – 0")  # the copy shows 0 – 0: one sent, one waiting
+    expect(phone.locator(".table-view h2")).to_contain_text("Mão 3")
+
+    phone.context.unroute("**/api/v1/rubbers/*/hands", first_only)
+    go_online(phone)
+    expect(phone.locator(".pending-hand")).to_have_count(0)
+    expect(phone.locator("html")).not_to_have_attribute("data-offline-copy", "")
+    expect(score).to_have_text("2 – 0")
+    expect(phone.locator(".score .projected-note")).to_have_count(0)

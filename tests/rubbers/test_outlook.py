@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 
@@ -37,6 +38,13 @@ def test_the_outlook_goes_gzipped_to_a_browser(client: FlaskClient) -> None:
     assert packed.headers["Content-Encoding"] == "gzip"
     assert gzip.decompress(packed.get_data()) == plain.get_data()
     assert len(packed.get_data()) < len(plain.get_data()) / 3
+
+
+def test_only_a_phone_that_records_the_hands_gets_the_outlook(
+    app: Flask, client: FlaskClient
+) -> None:
+    page = client.post("/rubbers").location
+    assert app.test_client().get(page + "/outlook").status_code == 403  # a follower
 
 
 def test_the_outlook_of_an_unknown_rubber_is_404(client: FlaskClient) -> None:
