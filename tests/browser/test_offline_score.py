@@ -47,7 +47,6 @@ def test_waiting_hands_move_the_score_the_cross_and_the_hand_number(
     expect(marker).to_have_text("com as mãos ainda não enviadas")
     expect(heading).to_contain_text("Mão 3")
     assert dealer(phone) != first_dealer  # the deal moved on
-    dealer_after_two = dealer(phone)
     cross = phone.locator("svg.cross")
     expect(cross.locator(".dot.team0")).to_have_count(1)  # the game the server holds
     expect(cross.locator("circle.place.projected.team0")).to_have_count(2)
