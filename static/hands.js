@@ -218,6 +218,10 @@
       list.appendChild(row);
     });
     offlineNote.hidden = navigator.onLine;
+    // Undo takes back the server's last hand, not one of these: "Descartar" does that.
+    document.querySelectorAll("details.undo").forEach(function (undo) {
+      undo.hidden = items.length > 0;
+    });
     // Sent, and nothing more on its way: the score on screen is older than the server's.
     sentNote.hidden = !(sentAny && !items.some(function (item) { return item.state === "waiting"; }));
     panel.hidden = !items.length && navigator.onLine && sentNote.hidden && !alert.textContent;
@@ -323,6 +327,11 @@
     var submitter = event.submitter;
     event.preventDefault();
     say("");
+    if (form.hasAttribute("data-won")) {
+      clearForm(); // nothing to keep: the page may load the won rubber once they are sent
+      say(form.getAttribute("data-won")); // the hands waiting won it (outlook.js)
+      return;
+    }
     if (!navigator.onLine || load().length) {
       // Offline, or hands already waiting: this one waits behind them.
       var hand = handFrom(submitter);
@@ -384,6 +393,10 @@
   document.addEventListener("submit", function (event) {
     if (event.target.matches("form[data-undo]") && !navigator.onLine) {
       event.preventDefault();
+      var open = document.querySelector("details.undo[open]");
+      if (open) {
+        open.open = false; // and the quick buttons it covered are back
+      }
       say(panel.getAttribute("data-msg-undo-offline"));
     }
   });

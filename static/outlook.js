@@ -84,6 +84,7 @@
         dot.setAttribute("r", "3");
       }
     });
+    form.removeAttribute("data-won");
     document.querySelectorAll(".score > p.pending[hidden]").forEach(function (note) {
       note.hidden = false;
     });
@@ -99,6 +100,10 @@
 
   function draw(data, reached) {
     var node = reached.node;
+    if (node[4]) {
+      // Won with the hands waiting: hands.js keeps no more (the server would refuse them).
+      form.setAttribute("data-won", data.words.finished);
+    }
     var games = document.querySelector(".scoreline .games");
     served(games, games.textContent);
     games.textContent = node[0] + " – " + node[1];

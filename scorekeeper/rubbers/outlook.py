@@ -55,6 +55,7 @@ def rubber_outlook(rubber_id: str) -> Any:
         ],
         words={
             "marker": _("counting the hands not yet sent"),
+            "finished": _("This rubber is already won: no more hands can be added."),
             "won": [_("%(team)s won the rubber", team=team) for team in teams],
             "hand": [
                 _("Hand %(number)s", number=tally.hand_count + 1 + ahead)

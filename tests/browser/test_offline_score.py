@@ -63,6 +63,12 @@ def test_waiting_hands_move_the_score_the_cross_and_the_hand_number(
     expect(score).to_have_text("3 – 3")  # the tie's game carried to the capote
     expect(phone.locator(".score p.pending:visible")).to_have_count(0)
     expect(cross.locator("circle.place.projected.team1")).to_have_count(3)
+    # The list of waiting hands goes below the cross and the seats, which stay in sight above
+    # the hand form; undo (of the server's last hand, not these) waits for them.
+    seats = phone.locator(".seats").bounding_box()
+    sheet = phone.locator("#record").bounding_box()
+    assert seats and sheet and seats["y"] + seats["height"] <= sheet["y"], (seats, sheet)
+    expect(phone.locator("details.undo")).to_be_hidden()
 
     # A reload with no network: the worker's copy, and still the score the hands make.
     phone.reload()
@@ -106,6 +112,13 @@ def test_the_winning_hand_offline_says_who_won(live_server: str, phone: Any) -> 
         phone.get_by_role("button", name="Registar", exact=True).tap()
     expect(phone.locator(".scoreline .games")).to_have_text("4 – 0")
     expect(phone.locator(".table-view h2")).to_contain_text("Vencedores da partida: Nós")
+    # Won with hands waiting: another one is not kept, as the server would refuse it.
+    phone.get_by_label("Pontos", exact=True).fill("70")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(phone.locator("[data-pending-alert]")).to_have_text(
+        "Esta partida já acabou: não se podem registar mais mãos."
+    )
+    expect(phone.locator(".pending-hand")).to_have_count(2)
     go_online(phone)
     expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Nós")
 
