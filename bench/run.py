@@ -187,10 +187,10 @@ class _Assets(HTMLParser):
             self.urls.append(str(found["src"]))
             if found.get("data-sw"):
                 self.urls.append(str(found["data-sw"]))
-        elif tag == "form" and found.get("data-outlook"):
+        elif tag == "form" and found.get("data-outlook-script"):
             # Fetched after the page by a phone that records hands, for its score offline
             # (counted apart, in the figure's detail).
-            self.later.append(str(found["data-outlook"]))
+            self.later.append(f"{found['data-page']}/outlook")
         elif tag == "img" and found.get("src"):
             self.urls.append(str(found["src"]))
         elif tag == "input" and found.get("name") == "csrf_token" and self.csrf is None:

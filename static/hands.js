@@ -22,11 +22,10 @@
   var sending = null;
   var sentAny = false;
   var retry = null;
-  // The page's score is the server's at this version; the hands sent since it was served and
-  // those still waiting are walked through the engine's outlook by outlook.js.
+  // The page's score is the server's at this version: outlook.js shows what the hands sent
+  // since and those waiting make of it.
   var pageVersion = Number(field("version").value) || 0;
-  var SENT = "sueca.sent." + form.getAttribute("data-rubber");
-  var sentHands = sentSince(pageVersion);
+  var sent = [];
   var outlookLoaded = false;
 
   function load() {
@@ -35,19 +34,6 @@
     } catch (error) {
       return [];
     }
-  }
-
-  // The hands sent since the page's version was served, kept so that the worker's copy of the
-  // page (reloaded with no network between two sends) still counts them.
-  function sentSince(version) {
-    try {
-      var sent = JSON.parse(window.localStorage.getItem(SENT) || "null");
-      if (sent && sent.version === version) {
-        return sent.hands;
-      }
-      window.localStorage.removeItem(SENT);
-    } catch (error) {}
-    return [];
   }
 
   function save(items) {
@@ -164,33 +150,21 @@
       return;
     }
     var version = pageVersion;
-    var rubber = form.getAttribute("data-rubber");
-    fetch(form.getAttribute("data-outlook"), { credentials: "same-origin", cache: "no-store" })
-      .then(function (response) { return response.ok ? response.json() : null; })
+    fetch(page + "/outlook", { credentials: "same-origin", cache: "no-store" })
+      .then(function (response) { return response.json(); })
       .then(function (data) {
-        if (data && data.version === version) {
-          data.rubber = rubber;
+        if (data.version === version) {
+          data.page = page;
           // One outlook on the phone, the rubber's on screen: the storage is kept for hands.
-          try {
-            window.localStorage.setItem("sueca.outlook", JSON.stringify(data));
-          } catch (error) {}
+          window.localStorage.setItem("sueca.outlook", JSON.stringify(data));
         }
       }).catch(function () {});
   }
 
   function project(items) {
-    var detail = { version: pageVersion, hands: sentHands.slice() };
-    items.some(function (item) {
-      if (item.state !== "waiting" || item.resent) {
-        // A refused hand holds back the ones after it; one sent anyway goes on top of hands
-        // another phone recorded, which this page does not show.
-        return true;
-      }
-      detail.hands.push(item.body);
-      return false;
-    });
+    var detail = { version: pageVersion, sent: sent, items: items };
     window.suecaProjection = detail;
-    if (!outlookLoaded && detail.hands.length) {
+    if (!outlookLoaded && items.length) {
       outlookLoaded = true;
       var script = document.createElement("script");
       script.src = form.getAttribute("data-outlook-script");
@@ -218,10 +192,6 @@
       list.appendChild(row);
     });
     offlineNote.hidden = navigator.onLine;
-    // Undo takes back the server's last hand, not one of these: "Descartar" does that.
-    document.querySelectorAll("details.undo").forEach(function (undo) {
-      undo.hidden = items.length > 0;
-    });
     // Sent, and nothing more on its way: the score on screen is older than the server's.
     sentNote.hidden = !(sentAny && !items.some(function (item) { return item.state === "waiting"; }));
     panel.hidden = !items.length && navigator.onLine && sentNote.hidden && !alert.textContent;
@@ -249,10 +219,7 @@
       return; // discarded in another tab meanwhile
     }
     if (status === 200 || status === 201) {
-      sentHands.push(item.body);
-      try {
-        window.localStorage.setItem(SENT, JSON.stringify({ version: pageVersion, hands: sentHands }));
-      } catch (error) {}
+      sent.push(item.body);
       items.splice(index, 1);
       if (index === 0 && items.length && typeof data.version === "number") {
         items[0].version = data.version;
@@ -327,11 +294,6 @@
     var submitter = event.submitter;
     event.preventDefault();
     say("");
-    if (form.hasAttribute("data-won")) {
-      clearForm(); // nothing to keep: the page may load the won rubber once they are sent
-      say(form.getAttribute("data-won")); // the hands waiting won it (outlook.js)
-      return;
-    }
     if (!navigator.onLine || load().length) {
       // Offline, or hands already waiting: this one waits behind them.
       var hand = handFrom(submitter);
@@ -384,7 +346,7 @@
     form = document.querySelector("form[data-offline]") || form;
     form.addEventListener("submit", submitted);
     pageVersion = Number(field("version").value) || 0;
-    sentHands = sentSince(pageVersion);
+    sent = [];
     fetchOutlook();
     show();
   });
@@ -393,9 +355,9 @@
   document.addEventListener("submit", function (event) {
     if (event.target.matches("form[data-undo]") && !navigator.onLine) {
       event.preventDefault();
-      var open = document.querySelector("details.undo[open]");
-      if (open) {
-        open.open = false; // and the quick buttons it covered are back
+      var undo = event.submitter && event.submitter.closest("details");
+      if (undo) {
+        undo.open = false; // and the quick buttons it covered are back
       }
       say(panel.getAttribute("data-msg-undo-offline"));
     }

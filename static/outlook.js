@@ -11,13 +11,48 @@
   if (!form) {
     return;
   }
-  var rubber = form.getAttribute("data-rubber");
+  var page = form.getAttribute("data-page");
+  var SENT = "sueca.sent." + form.getAttribute("data-rubber");
   var ROLES = ["deals", "shuffles", "cuts", "leads"];
+  var before = { version: null, hands: [] };
+
+  // Hands sent in an earlier life of this page's version (the worker's copy reloaded between
+  // two sends), read once per version.
+  function sentBefore(version) {
+    if (before.version !== version) {
+      try {
+        var kept = JSON.parse(window.localStorage.getItem(SENT) || "null");
+        before = kept && kept.version === version ? kept : { version: version, hands: [] };
+      } catch (error) {
+        before = { version: version, hands: [] };
+      }
+    }
+    return before.hands;
+  }
+
+  // What the page's score has to walk: every hand sent since its version, then the waiting
+  // ones up to a refused one, or one sent anyway on top of another phone's hands (which this
+  // page does not show).
+  function hands(detail) {
+    var sent = sentBefore(detail.version).concat(detail.sent);
+    try {
+      window.localStorage.setItem(SENT, JSON.stringify({ version: detail.version, hands: sent }));
+    } catch (error) {}
+    var walked = sent.slice();
+    detail.items.some(function (item) {
+      if (item.state !== "waiting" || item.resent) {
+        return true;
+      }
+      walked.push(item.body);
+      return false;
+    });
+    return walked;
+  }
 
   function kept(version) {
     try {
       var data = JSON.parse(window.localStorage.getItem("sueca.outlook") || "null");
-      return data && data.rubber === rubber && data.version === version ? data : null;
+      return data && data.page === page && data.version === version ? data : null;
     } catch (error) {
       return null;
     }
@@ -160,16 +195,33 @@
   }
 
   function project(detail) {
+    form = document.querySelector("form[data-offline]") || form; // follow.js's newer page
     restore();
+    // Undo takes back the server's last hand, not one of these: "Descartar" does that.
+    document.querySelectorAll("details.undo").forEach(function (undo) {
+      undo.hidden = detail.items.length > 0;
+    });
+    var walked = hands(detail);
     var data = kept(detail.version);
-    if (!data || !detail.hands.length) {
+    if (!data || !walked.length) {
       return;
     }
-    var reached = walk(data, detail.hands);
+    var reached = walk(data, walked);
     if (reached.count) {
       draw(data, reached);
     }
   }
+
+  // Won with the hands waiting: no hand more is kept (the server would refuse it). Before
+  // hands.js hears the submit, which it would keep.
+  document.addEventListener("submit", function (event) {
+    if (event.target === form && form.hasAttribute("data-won")) {
+      event.preventDefault();
+      event.stopPropagation();
+      form.querySelector("[name='points']").value = "";
+      document.querySelector("[data-pending-alert]").textContent = form.getAttribute("data-won");
+    }
+  }, true);
 
   document.addEventListener("sueca:projection", function (event) {
     project(event.detail);

@@ -87,7 +87,7 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     pending = phone.locator(".pending-hand")
 
     phone.wait_for_function(
-        "(id) => (JSON.parse(localStorage.getItem('sueca.outlook')) || {}).rubber === id",
+        "(id) => ((JSON.parse(localStorage.getItem('sueca.outlook')) || {}).page || '').endsWith(id)",
         arg=rubber_id,
     )
     go_offline(phone)

@@ -17,7 +17,9 @@ from tests.browser.test_offline import (
     start_kept_rubber,
 )
 
-OUTLOOK_KEPT = "(id) => (JSON.parse(localStorage.getItem('sueca.outlook')) || {}).rubber === id"
+OUTLOOK_KEPT = (
+    "(id) => ((JSON.parse(localStorage.getItem('sueca.outlook')) || {}).page || '').endsWith(id)"
+)
 
 
 def dealer(phone: Any) -> str:
