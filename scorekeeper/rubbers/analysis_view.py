@@ -31,7 +31,7 @@ class CardView:
     suit: str
     cost: int
     best: str
-    """The best cards instead, in words, when this one cost something."""
+    """The best cards instead, in a sentence, when this one cost something."""
     step: int | None
     """Its place in the hand, 1 to 40, where its best line is known (the page's ``?from=``)."""
 
@@ -93,7 +93,16 @@ def facts(
     turning = turning_card(analysis, rules)
     tricks: dict[int, list[CardView]] = {}
     for card, step in zip(analysis.cards, steps, strict=True):
-        best = _faces(card.best_cards) if card.cost else ""
+        best = (
+            ngettext(
+                "the best card was %(cards)s",
+                "the best cards were %(cards)s",
+                len(card.best_cards),
+                cards=_faces(card.best_cards),
+            )
+            if card.cost
+            else ""
+        )
         face = wording.card_face(card.card)
         view = CardView(players[card.seat], face, card.card.suit.value, card.cost, best, step)
         tricks.setdefault(card.trick, []).append(view)
@@ -166,7 +175,7 @@ def _line(
         )
     else:
         intro = _(
-            "%(played)s was one of the best cards: from here on, best play by all.",
+            "%(played)s was one of the best cards: from here on, best play by all four.",
             played=wording.card_face(item.card),
         )
     end = shown[-1].taken
