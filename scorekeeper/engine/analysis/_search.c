@@ -7,6 +7,9 @@
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #define OPT_TABLE 1
 #define OPT_BLANKS 2
@@ -20,11 +23,13 @@ static int POINTS[40];
 static uint64_t SUIT_MASK[4];
 static uint8_t PACK[32][32];
 
+/* 32 bytes, two to a bucket of one cache line: the probe of a position is one memory read.
+ * k holds the four hands of 40 bits and the leader (bits 40..41 of k[2], bit 42 "used"). */
 typedef struct {
-    uint64_t h[4];
-    int16_t lower, upper;
-    int8_t leader, best;
-    uint8_t used;
+    uint64_t k[3];
+    uint8_t lower, upper, size;
+    int8_t best;
+    uint32_t unused;
 } Entry;
 
 typedef struct {
@@ -33,6 +38,8 @@ typedef struct {
     int options;
     uint64_t hands[4];
     Entry *table;
+    void *allocated;
+    size_t allocated_size;
     uint64_t mask;
     long long nodes;
     double deadline;
@@ -54,7 +61,7 @@ static inline int beats(int card, int win, int trump) {
     return suit == trump;
 }
 
-static void key_of(Search *s, uint64_t key[4]) {
+static inline void key_of(Search *s, uint64_t key[4]) {
     uint64_t *h = s->hands;
     if (!(s->options & OPT_BLANKS)) {
         memcpy(key, h, sizeof(uint64_t) * 4);
@@ -70,6 +77,13 @@ static void key_of(Search *s, uint64_t key[4]) {
         }
         key[seat] = packed;
     }
+}
+
+/* The key of a table entry: the four hands of 40 bits and the leader, in 3 words. */
+static inline void pack_key(const uint64_t key[4], int leader, uint64_t packed[3]) {
+    packed[0] = key[0] | key[1] << 40;
+    packed[1] = key[1] >> 24 | key[2] << 16;
+    packed[2] = key[3] | (uint64_t)leader << 40 | 1ULL << 42;
 }
 
 static inline uint64_t hash_key(const uint64_t key[4], int leader) {
@@ -211,6 +225,17 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
         }
         sort_by(cards, keys, count);
     }
+    if (n == 3 && (s->options & OPT_TABLE) && __builtin_popcountll(mine) >= 3) {
+        /* The buckets of the next trick's positions, asked of the memory all at once. */
+        for (int i = 0; i < count; i++) {
+            uint64_t key[4];
+            h[seat] = mine ^ (1ULL << cards[i]);
+            key_of(s, key);
+            int winner = beats(cards[i], win_card, trump) ? seat : win_seat;
+            __builtin_prefetch(&s->table[hash_key(key, winner) & s->mask & ~(uint64_t)1]);
+        }
+        h[seat] = mine;
+    }
     int maximising = (seat & 1) == 0;
     int best = maximising ? -1 : 200;
     int a = alpha, b = beta;
@@ -268,15 +293,17 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
         if (upper <= alpha) return upper;
     }
     Entry *entry = NULL;
-    uint64_t key[4];
+    uint64_t key[4], packed[3];
     int hint = -1;
     if (s->options & OPT_TABLE) {
         key_of(s, key);
+        pack_key(key, leader, packed);
         /* Two slots per position: the one holding it, else the one with fewer cards. */
         Entry *pair = &s->table[hash_key(key, leader) & s->mask & ~(uint64_t)1];
         entry = NULL;
         for (int i = 0; i < 2; i++)
-            if (pair[i].used && pair[i].leader == leader && memcmp(pair[i].h, key, sizeof key) == 0)
+            if (pair[i].k[0] == packed[0] && pair[i].k[1] == packed[1] &&
+                pair[i].k[2] == packed[2])
                 entry = &pair[i];
         if (entry != NULL) {
             if (entry->lower >= beta) return entry->lower;
@@ -286,9 +313,7 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
             if (lower >= upper) return lower;
             hint = entry->best;
         } else {
-            int size0 = pair[0].used ? __builtin_popcountll(pair[0].h[0] | pair[0].h[1]) : -1;
-            int size1 = pair[1].used ? __builtin_popcountll(pair[1].h[0] | pair[1].h[1]) : -1;
-            entry = size0 <= size1 ? &pair[0] : &pair[1];
+            entry = pair[0].size <= pair[1].size ? &pair[0] : &pair[1];
         }
     }
     int cards[10], keys[10];
@@ -327,20 +352,20 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
     if (s->timed_out) return 0;
     if (entry != NULL) {
         /* The slot may hold another position by now (always replaced: the newest wins). */
-        if (!(entry->used && entry->leader == leader && memcmp(entry->h, key, sizeof key) == 0)) {
-            memcpy(entry->h, key, sizeof key);
-            entry->leader = (int8_t)leader;
+        if (!(entry->k[0] == packed[0] && entry->k[1] == packed[1] &&
+              entry->k[2] == packed[2])) {
+            memcpy(entry->k, packed, sizeof packed);
+            entry->size = (uint8_t)(1 + __builtin_popcountll(mine));
             entry->lower = 0;
-            entry->upper = (int16_t)left;
-            entry->used = 1;
+            entry->upper = (uint8_t)left;
             s->stored++;
         }
         if (best <= alpha) {
-            if (best < entry->upper) entry->upper = (int16_t)best;
+            if (best < entry->upper) entry->upper = (uint8_t)best;
         } else if (best >= beta) {
-            if (best > entry->lower) entry->lower = (int16_t)best;
+            if (best > entry->lower) entry->lower = (uint8_t)best;
         } else {
-            entry->lower = entry->upper = (int16_t)best;
+            entry->lower = entry->upper = (uint8_t)best;
         }
         entry->best = (int8_t)best_card;
     }
@@ -413,6 +438,44 @@ static PyObject *Search_clear(Search *s, PyObject *Py_UNUSED(ignored)) {
     Py_RETURN_NONE;
 }
 
+#define HUGE_PAGE ((size_t)2 << 20)
+
+/* The table, zeroed (only the pages used become resident), its buckets on cache lines. On
+ * Linux it is asked in huge pages: its reads are random, and with pages of 4 KiB nearly each
+ * one missed the processor's page cache (TLB) too (measured: a third of the search's time). */
+static int allocate_table(Search *s, size_t bytes) {
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    size_t size = bytes + HUGE_PAGE;
+    void *memory = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (memory != MAP_FAILED) {
+        uintptr_t start = ((uintptr_t)memory + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1);
+#ifdef MADV_HUGEPAGE
+        madvise((void *)start, bytes, MADV_HUGEPAGE);
+#endif
+        s->allocated = memory;
+        s->allocated_size = size;
+        s->table = (Entry *)start;
+        return 0;
+    }
+#endif
+    s->allocated = PyMem_Calloc(1, bytes + 64);
+    if (s->allocated == NULL) return -1;
+    s->allocated_size = 0;
+    s->table = (Entry *)(((uintptr_t)s->allocated + 63) & ~(uintptr_t)63);
+    return 0;
+}
+
+static void free_table(Search *s) {
+    if (s->allocated == NULL) return;
+#if defined(__linux__) && defined(MAP_ANONYMOUS)
+    if (s->allocated_size) munmap(s->allocated, s->allocated_size);
+    else
+#endif
+        PyMem_Free(s->allocated);
+    s->allocated = NULL;
+    s->table = NULL;
+}
+
 static int Search_init(Search *s, PyObject *args, PyObject *kwargs) {
     static char *names[] = {"trump", "options", "table_bits", NULL};
     int trump, options, bits;
@@ -424,9 +487,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs) {
     }
     s->trump = trump;
     s->options = options;
-    PyMem_Free(s->table);
-    s->table = PyMem_Calloc((size_t)1 << bits, sizeof(Entry));
-    if (s->table == NULL) {
+    free_table(s);
+    if (allocate_table(s, ((size_t)1 << bits) * sizeof(Entry)) < 0) {
         PyErr_NoMemory();
         return -1;
     }
@@ -435,7 +497,7 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs) {
 }
 
 static void Search_dealloc(Search *s) {
-    PyMem_Free(s->table);
+    free_table(s);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 

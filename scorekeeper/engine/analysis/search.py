@@ -54,7 +54,7 @@ class Search:
                 )
                 if on
             )
-            # 2**21 entries of 40 bytes for a full deal: 80 MiB, touched only where used.
+            # 2**21 entries of 32 bytes for a full deal: 64 MiB, touched only where used.
             self._core = COMPILED.Search(trump, flags, min(21, 8 + 2 * max(cards, 1)))
 
     @property
