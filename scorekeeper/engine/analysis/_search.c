@@ -17,6 +17,10 @@
 #define OPT_ORDERING 8
 #define OPT_BOUNDS 16
 #define CHECK_CLOCK_EVERY 2048
+/* Positions of at most SMALL_CARDS cards a hand have a table of their own, SMALL_SIZE entries
+ * (1 MiB) that stays in the processor's cache: half the trick boundaries are such endgames. */
+#define SMALL_CARDS 2
+#define SMALL_SIZE (1 << 15)
 
 static const int PLACE_POINTS[10] = {11, 10, 4, 3, 2, 0, 0, 0, 0, 0};
 static int POINTS[40];
@@ -41,6 +45,8 @@ typedef struct {
     void *allocated;
     size_t allocated_size;
     uint64_t mask;
+    Entry *small;
+    void *small_allocated;
     long long nodes;
     double deadline;
     int timed_out;
@@ -225,7 +231,7 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
         }
         sort_by(cards, keys, count);
     }
-    if (n == 3 && (s->options & OPT_TABLE) && __builtin_popcountll(mine) >= 3) {
+    if (n == 3 && (s->options & OPT_TABLE) && __builtin_popcountll(mine) > SMALL_CARDS + 1) {
         /* The buckets of the next trick's positions, asked of the memory all at once. */
         for (int i = 0; i < count; i++) {
             uint64_t key[4];
@@ -299,7 +305,10 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
         key_of(s, key);
         pack_key(key, leader, packed);
         /* Two slots per position: the one holding it, else the one with fewer cards. */
-        Entry *pair = &s->table[hash_key(key, leader) & s->mask & ~(uint64_t)1];
+        uint64_t index = hash_key(key, leader) & ~(uint64_t)1;
+        Entry *pair = __builtin_popcountll(mine) <= SMALL_CARDS
+                          ? &s->small[index & (SMALL_SIZE - 1)]
+                          : &s->table[index & s->mask];
         entry = NULL;
         for (int i = 0; i < 2; i++)
             if (pair[i].k[0] == packed[0] && pair[i].k[1] == packed[1] &&
@@ -434,6 +443,7 @@ static PyObject *Search_root(Search *s, PyObject *args) {
 
 static PyObject *Search_clear(Search *s, PyObject *Py_UNUSED(ignored)) {
     memset(s->table, 0, sizeof(Entry) * (s->mask + 1));
+    memset(s->small, 0, sizeof(Entry) * SMALL_SIZE);
     s->stored = 0;
     Py_RETURN_NONE;
 }
@@ -488,16 +498,20 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs) {
     s->trump = trump;
     s->options = options;
     free_table(s);
-    if (allocate_table(s, ((size_t)1 << bits) * sizeof(Entry)) < 0) {
+    PyMem_Free(s->small_allocated);
+    s->small_allocated = PyMem_Calloc(1, SMALL_SIZE * sizeof(Entry) + 64);
+    if (s->small_allocated == NULL || allocate_table(s, ((size_t)1 << bits) * sizeof(Entry)) < 0) {
         PyErr_NoMemory();
         return -1;
     }
+    s->small = (Entry *)(((uintptr_t)s->small_allocated + 63) & ~(uintptr_t)63);
     s->mask = ((uint64_t)1 << bits) - 1;
     return 0;
 }
 
 static void Search_dealloc(Search *s) {
     free_table(s);
+    PyMem_Free(s->small_allocated);
     Py_TYPE(s)->tp_free((PyObject *)s);
 }
 
