@@ -16,6 +16,7 @@
 #define OPT_EQUIVALENT 4
 #define OPT_ORDERING 8
 #define OPT_BOUNDS 16
+#define OPT_LOOKAHEAD 32
 #define CHECK_CLOCK_EVERY 2048
 /* Positions of at most SMALL_CARDS cards a hand have a table of their own, SMALL_SIZE entries
  * (1 MiB) that stays in the processor's cache: half the trick boundaries are such endgames. */
@@ -101,6 +102,19 @@ static inline uint64_t hash_key(const uint64_t key[4], int leader) {
     x *= 0xD6E8FEB86659FD93ULL;
     x ^= x >> 32;
     return x;
+}
+
+/* The bucket of a position whose leader holds ``cards`` cards, and its entry there if any. */
+static inline Entry *bucket_of(Search *s, const uint64_t key[4], int leader, int cards) {
+    uint64_t index = hash_key(key, leader) & ~(uint64_t)1;
+    return cards <= SMALL_CARDS ? &s->small[index & (SMALL_SIZE - 1)] : &s->table[index & s->mask];
+}
+
+static inline Entry *entry_in(Entry *pair, const uint64_t packed[3]) {
+    for (int i = 0; i < 2; i++)
+        if (pair[i].k[0] == packed[0] && pair[i].k[1] == packed[1] && pair[i].k[2] == packed[2])
+            return &pair[i];
+    return NULL;
 }
 
 static void sure_points(Search *s, int *sure0, int *sure1) {
@@ -231,18 +245,34 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
         }
         sort_by(cards, keys, count);
     }
-    if (n == 3 && (s->options & OPT_TABLE) && __builtin_popcountll(mine) > SMALL_CARDS + 1) {
-        /* The buckets of the next trick's positions, asked of the memory all at once. */
+    int maximising = (seat & 1) == 0;
+    int size = __builtin_popcountll(mine);
+    if (n == 3 && (s->options & OPT_TABLE) && size >= 3) {
+        /* The buckets of the next trick's positions, asked of the memory all at once; then,
+         * the lookahead: one whose bounds already decide this card's window decides it. */
+        Entry *pairs[10];
+        uint64_t packs[10][3];
         for (int i = 0; i < count; i++) {
             uint64_t key[4];
             h[seat] = mine ^ (1ULL << cards[i]);
             key_of(s, key);
             int winner = beats(cards[i], win_card, trump) ? seat : win_seat;
-            __builtin_prefetch(&s->table[hash_key(key, winner) & s->mask & ~(uint64_t)1]);
+            pack_key(key, winner, packs[i]);
+            pairs[i] = bucket_of(s, key, winner, size - 1);
+            __builtin_prefetch(pairs[i]);
         }
         h[seat] = mine;
+        if (s->options & OPT_LOOKAHEAD) {
+            for (int i = 0; i < count; i++) {
+                Entry *found = entry_in(pairs[i], packs[i]);
+                if (found == NULL) continue;
+                int winner = beats(cards[i], win_card, trump) ? seat : win_seat;
+                int gain = (winner & 1) == 0 ? pile + POINTS[cards[i]] : 0;
+                if (maximising && gain + found->lower >= beta) return gain + found->lower;
+                if (!maximising && gain + found->upper <= alpha) return gain + found->upper;
+            }
+        }
     }
-    int maximising = (seat & 1) == 0;
     int best = maximising ? -1 : 200;
     int a = alpha, b = beta;
     for (int i = 0; i < count; i++) {
@@ -305,15 +335,8 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
         key_of(s, key);
         pack_key(key, leader, packed);
         /* Two slots per position: the one holding it, else the one with fewer cards. */
-        uint64_t index = hash_key(key, leader) & ~(uint64_t)1;
-        Entry *pair = __builtin_popcountll(mine) <= SMALL_CARDS
-                          ? &s->small[index & (SMALL_SIZE - 1)]
-                          : &s->table[index & s->mask];
-        entry = NULL;
-        for (int i = 0; i < 2; i++)
-            if (pair[i].k[0] == packed[0] && pair[i].k[1] == packed[1] &&
-                pair[i].k[2] == packed[2])
-                entry = &pair[i];
+        Entry *pair = bucket_of(s, key, leader, __builtin_popcountll(mine));
+        entry = entry_in(pair, packed);
         if (entry != NULL) {
             if (entry->lower >= beta) return entry->lower;
             if (entry->upper <= alpha) return entry->upper;

@@ -51,6 +51,7 @@ class Search:
                     (4, options.equivalent_cards),
                     (8, options.ordering),
                     (16, options.bounds),
+                    (32, options.lookahead),
                 )
                 if on
             )
@@ -335,6 +336,39 @@ class Search:
             cards.append(card)
         return cards
 
+    def _lookahead(
+        self,
+        cards: list[int],
+        seat: int,
+        win_seat: int,
+        win_card: int,
+        pile: int,
+        alpha: int,
+        beta: int,
+    ) -> int | None:
+        """The value of the trick's last card if the table's next positions decide its window.
+
+        None when none does (enhanced transposition cutoffs).
+        """
+        hands = self.hands
+        mine = hands[seat]
+        decided = None
+        for card in cards:
+            hands[seat] = mine ^ (1 << card)
+            winner = seat if beats(card, win_card, self.trump) else win_seat
+            entry = self.table.get(self._key(winner))
+            if entry is None:
+                continue
+            gain = pile + POINTS[card] if winner % 2 == 0 else 0
+            if seat % 2 == 0 and gain + entry[0] >= beta:
+                decided = gain + entry[0]
+            elif seat % 2 == 1 and gain + entry[1] <= alpha:
+                decided = gain + entry[1]
+            if decided is not None:
+                break
+        hands[seat] = mine
+        return decided
+
     def _follow(
         self,
         n: int,
@@ -366,6 +400,10 @@ class Search:
             else:
                 cards.sort(key=follow_order(win_seat ^ seat, win_card, trump, n == 3))
         maximising = seat % 2 == 0
+        if n == 3 and options.table and options.lookahead and mine.bit_count() >= 3:
+            decided = self._lookahead(cards, seat, win_seat, win_card, pile, alpha, beta)
+            if decided is not None:
+                return decided
         best = -1 if maximising else 200
         a, b = alpha, beta
         for card in cards:
