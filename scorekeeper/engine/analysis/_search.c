@@ -352,9 +352,23 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
     uint64_t in_play = h[0] | h[1] | h[2] | h[3];
     int count = distinct(s, mine, in_play, cards);
     if (s->options & OPT_ORDERING) {
-        /* The table's best lead first, then the cards with the most points (measured: fewer
-         * nodes than tops of suits first, or the fewest points first). */
-        for (int i = 0; i < count; i++) keys[i] = cards[i] == hint ? -1000 : -POINTS[cards[i]];
+        /* The table's best lead first; then the side suits no opponent can ruff, trumps, the
+         * side suits an opponent can ruff; a suit the partner can ruff before the others, and
+         * the most points first (measured: the ruffs put last saved half the nodes of the tail
+         * deals; tops of suits first, or the fewest points first, cost more). */
+        uint64_t trumps = SUIT_MASK[s->trump], partner = h[(leader + 2) & 3];
+        uint64_t left_hand = h[(leader + 1) & 3], right_hand = h[(leader + 3) & 3];
+        for (int i = 0; i < count; i++) {
+            int c = cards[i], suit = c / 10;
+            uint64_t in_suit = SUIT_MASK[suit];
+            if (c == hint) keys[i] = -1000;
+            else if (suit == s->trump) keys[i] = 50 - POINTS[c];
+            else if ((!(left_hand & in_suit) && (left_hand & trumps)) ||
+                     (!(right_hand & in_suit) && (right_hand & trumps)))
+                keys[i] = 100 - POINTS[c];
+            else if (!(partner & in_suit) && (partner & trumps)) keys[i] = -30 - POINTS[c];
+            else keys[i] = -POINTS[c];
+        }
         sort_by(cards, keys, count);
     }
     int maximising = (leader & 1) == 0;

@@ -24,7 +24,7 @@ from .options import (
     Options,
     OutOfTime,
 )
-from .ordering import beats, cards_of, follow_order, third_hand_order
+from .ordering import beats, cards_of, follow_order, lead_order, third_hand_order
 
 TABLE_LIMIT = 250_000
 """Positions the Python table keeps (some 150 MiB of tuples and lists): then it starts over."""
@@ -310,8 +310,8 @@ class Search:
         cards = self._distinct(mine, in_play) if options.equivalent_cards else cards_of(mine)
         if not options.ordering:
             return cards
-        # The most points first (measured: fewer nodes than tops of suits first).
-        ranked = sorted(cards, key=lambda c: -POINTS[c])
+        # Unruffable side suits, trumps, ruffable ones; the most points first (as _search.c).
+        ranked = sorted(cards, key=lead_order(self.hands, leader, self.trump))
         if hint in ranked:
             ranked.remove(hint)
             ranked.insert(0, hint)
