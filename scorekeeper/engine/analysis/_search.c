@@ -240,7 +240,8 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
                 else
                     keys[i] = wins ? c % 10 : 100 + POINTS[c];
             } else if (partner) keys[i] = (wins ? 100 : 0) - POINTS[c];
-            else if (n == 3) keys[i] = wins ? -POINTS[c] : 100 + POINTS[c];
+            else if (n == 3) /* Last: win with the most points, or ruff with the lowest trump. */
+                keys[i] = !wins ? 100 + POINTS[c] : c / 10 != led ? -(c % 10) : -POINTS[c];
             else keys[i] = wins ? c % 10 : 100 + POINTS[c];
         }
         sort_by(cards, keys, count);

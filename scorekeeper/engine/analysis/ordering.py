@@ -34,16 +34,25 @@ def lead_order(hands: list[int], leader: int, trump: int) -> Callable[[int], int
     return key
 
 
-def follow_order(partner: int, win_card: int, trump: int, last: bool) -> Callable[[int], int]:
+def follow_order(
+    partner: int, win_card: int, trump: int, last: bool, led: int
+) -> Callable[[int], int]:
     """Return the sort key of a following card.
 
-    With the partner winning, points on it; against the opponents, a winning card first (the
-    most points when last to play), else the cheapest.
+    With the partner winning, points on it; against the opponents, a winning card first (when
+    last to play, the most points following suit, the lowest trump ruffing), else the
+    cheapest.
     """
     if partner % 2 == 0:
         return lambda c: (100 if beats(c, win_card, trump) else 0) - POINTS[c]
     if last:
-        return lambda c: -POINTS[c] if beats(c, win_card, trump) else 100 + POINTS[c]
+
+        def key(c: int) -> int:
+            if not beats(c, win_card, trump):
+                return 100 + POINTS[c]
+            return -(c % PLACES) if c // PLACES != led else -POINTS[c]
+
+        return key
     return lambda c: c % PLACES if beats(c, win_card, trump) else 100 + POINTS[c]
 
 

@@ -398,7 +398,7 @@ class Search:
                 fourth = hands[(seat + 1) % 4]
                 cards.sort(key=third_hand_order(win_seat ^ seat, win_card, trump, led, fourth))
             else:
-                cards.sort(key=follow_order(win_seat ^ seat, win_card, trump, n == 3))
+                cards.sort(key=follow_order(win_seat ^ seat, win_card, trump, n == 3, led))
         maximising = seat % 2 == 0
         if n == 3 and options.table and options.lookahead and mine.bit_count() >= 3:
             decided = self._lookahead(cards, seat, win_seat, win_card, pile, alpha, beta)
