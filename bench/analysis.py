@@ -165,7 +165,7 @@ def analysis_figures() -> list[Figure]:
             256,
             "<=",
             "MiB",
-            "resident set high-water mark over all the runs above (one table of 80 MiB at most)",
+            "resident set high-water mark over all the runs above (one table of 64 MiB at most)",
         )
     )
     return figures

@@ -66,6 +66,9 @@ class Options:
     """Likely best cards first: the table's best lead, winning cheaply, points on a partner."""
     bounds: bool = True
     """Stop when the points still winnable cannot reach the window (a top trump run is sure)."""
+    lookahead: bool = True
+    """Before the fourth card of a trick is searched, the table's bounds on the next trick's
+    positions: one that decides the window decides it (enhanced transposition cutoffs)."""
     reuse: bool = True
     """Keep the table across the 40 positions of a record (they share their endgames)."""
     compiled: bool = True
@@ -79,6 +82,7 @@ PLAIN = Options(
     equivalent_cards=False,
     ordering=False,
     bounds=False,
+    lookahead=False,
     reuse=False,
     compiled=False,
 )

@@ -10,16 +10,49 @@ from collections.abc import Callable
 from .options import PLACES, POINTS, SUIT_MASK
 
 
-def follow_order(partner: int, win_card: int, trump: int, last: bool) -> Callable[[int], int]:
+def lead_order(hands: list[int], leader: int, trump: int) -> Callable[[int], int]:
+    """Return the sort key of a lead (after the table's best one).
+
+    The side suits no opponent can ruff, then trumps, then the side suits an opponent can ruff;
+    a suit the partner can ruff before the others, and the most points first.
+    """
+    trumps = SUIT_MASK[trump]
+    partner = hands[(leader + 2) % 4]
+    opponents = (hands[(leader + 1) % 4], hands[(leader + 3) % 4])
+
+    def key(c: int) -> int:
+        suit = c // PLACES
+        if suit == trump:
+            return 50 - POINTS[c]
+        in_suit = SUIT_MASK[suit]
+        if any(not hand & in_suit and hand & trumps for hand in opponents):
+            return 100 - POINTS[c]
+        if not partner & in_suit and partner & trumps:
+            return -30 - POINTS[c]
+        return -POINTS[c]
+
+    return key
+
+
+def follow_order(
+    partner: int, win_card: int, trump: int, last: bool, led: int
+) -> Callable[[int], int]:
     """Return the sort key of a following card.
 
-    With the partner winning, points on it; against the opponents, a winning card first (the
-    most points when last to play), else the cheapest.
+    With the partner winning, points on it; against the opponents, a winning card first (when
+    last to play, the most points following suit, the lowest trump ruffing), else the
+    cheapest.
     """
     if partner % 2 == 0:
         return lambda c: (100 if beats(c, win_card, trump) else 0) - POINTS[c]
     if last:
-        return lambda c: -POINTS[c] if beats(c, win_card, trump) else 100 + POINTS[c]
+
+        def key(c: int) -> int:
+            if not beats(c, win_card, trump):
+                return 100 + POINTS[c]
+            return -(c % PLACES) if c // PLACES != led else -POINTS[c]
+
+        return key
     return lambda c: c % PLACES if beats(c, win_card, trump) else 100 + POINTS[c]
 
 

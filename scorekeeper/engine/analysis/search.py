@@ -24,7 +24,7 @@ from .options import (
     Options,
     OutOfTime,
 )
-from .ordering import beats, cards_of, follow_order, third_hand_order
+from .ordering import beats, cards_of, follow_order, lead_order, third_hand_order
 
 TABLE_LIMIT = 250_000
 """Positions the Python table keeps (some 150 MiB of tuples and lists): then it starts over."""
@@ -51,10 +51,11 @@ class Search:
                     (4, options.equivalent_cards),
                     (8, options.ordering),
                     (16, options.bounds),
+                    (32, options.lookahead),
                 )
                 if on
             )
-            # 2**21 entries of 40 bytes for a full deal: 80 MiB, touched only where used.
+            # 2**21 entries of 32 bytes for a full deal: 64 MiB, touched only where used.
             self._core = COMPILED.Search(trump, flags, min(21, 8 + 2 * max(cards, 1)))
 
     @property
@@ -309,8 +310,8 @@ class Search:
         cards = self._distinct(mine, in_play) if options.equivalent_cards else cards_of(mine)
         if not options.ordering:
             return cards
-        # The most points first (measured: fewer nodes than tops of suits first).
-        ranked = sorted(cards, key=lambda c: -POINTS[c])
+        # Unruffable side suits, trumps, ruffable ones; the most points first (as _search.c).
+        ranked = sorted(cards, key=lead_order(self.hands, leader, self.trump))
         if hint in ranked:
             ranked.remove(hint)
             ranked.insert(0, hint)
@@ -334,6 +335,39 @@ class Search:
             previous = card
             cards.append(card)
         return cards
+
+    def _lookahead(
+        self,
+        cards: list[int],
+        seat: int,
+        win_seat: int,
+        win_card: int,
+        pile: int,
+        alpha: int,
+        beta: int,
+    ) -> int | None:
+        """The value of the trick's last card if the table's next positions decide its window.
+
+        None when none does (enhanced transposition cutoffs).
+        """
+        hands = self.hands
+        mine = hands[seat]
+        decided = None
+        for card in cards:
+            hands[seat] = mine ^ (1 << card)
+            winner = seat if beats(card, win_card, self.trump) else win_seat
+            entry = self.table.get(self._key(winner))
+            if entry is None:
+                continue
+            gain = pile + POINTS[card] if winner % 2 == 0 else 0
+            if seat % 2 == 0 and gain + entry[0] >= beta:
+                decided = gain + entry[0]
+            elif seat % 2 == 1 and gain + entry[1] <= alpha:
+                decided = gain + entry[1]
+            if decided is not None:
+                break
+        hands[seat] = mine
+        return decided
 
     def _follow(
         self,
@@ -364,8 +398,12 @@ class Search:
                 fourth = hands[(seat + 1) % 4]
                 cards.sort(key=third_hand_order(win_seat ^ seat, win_card, trump, led, fourth))
             else:
-                cards.sort(key=follow_order(win_seat ^ seat, win_card, trump, n == 3))
+                cards.sort(key=follow_order(win_seat ^ seat, win_card, trump, n == 3, led))
         maximising = seat % 2 == 0
+        if n == 3 and options.table and options.lookahead and mine.bit_count() >= 3:
+            decided = self._lookahead(cards, seat, win_seat, win_card, pile, alpha, beta)
+            if decided is not None:
+                return decided
         best = -1 if maximising else 200
         a, b = alpha, beta
         for card in cards:
