@@ -96,9 +96,7 @@ def test_waiting_hands_move_the_score_the_cross_and_the_hand_number(
     expect(phone.locator(".score p.pending:visible")).to_have_text(
         ["Empate: a próxima mão decidida vale mais 1 jogo"]
     )
-    assert [
-        kind for kind, _points, _team in hands_on_the_server(phone, live_server, rubber_id)
-    ] == [
+    assert [kind for kind, _points, _team in hands_on_the_server(live_server, rubber_id)] == [
         "played",
         "played",
         "tie",
@@ -150,7 +148,7 @@ def test_a_reload_between_two_sends_still_counts_the_hand_sent(
     phone.context.route("**/api/v1/rubbers/*/hands", first_only)
     go_online(phone)
     expect(phone.locator(".pending-hand")).to_have_count(1)
-    assert len(hands_on_the_server(phone, live_server, rubber_id)) == 1
+    assert len(hands_on_the_server(live_server, rubber_id)) == 1
     go_offline(phone)
     phone.reload()
     expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
