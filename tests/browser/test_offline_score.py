@@ -15,6 +15,7 @@ from tests.browser.test_offline import (
     go_online,
     hands_on_the_server,
     start_kept_rubber,
+    wait_until_kept,
 )
 
 OUTLOOK_KEPT = (
@@ -121,6 +122,45 @@ def test_the_winning_hand_offline_says_who_won(live_server: str, phone: Any) -> 
     expect(phone.locator(".pending-hand")).to_have_count(2)
     go_online(phone)
     expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Nós")
+
+
+def test_a_revoke_offline_strikes_the_games_it_takes_away(live_server: str, phone: Any) -> None:
+    """Under "the offender loses 2 games", a revoke waiting on the phone fades two of its dots."""
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    created = phone.context.request.post(
+        f"{live_server}/api/v1/rubbers", data={"rules": {"revoke": "offender_minus_two"}}
+    )
+    assert created.status == 201, created.text()
+    rubber_id = created.json()["id"]
+    phone.goto(created.json()["edit_url"])
+    expect(phone).to_have_url(f"{live_server}/r/{rubber_id}")
+    wait_until_kept(phone)
+    score = phone.locator(".scoreline .games")
+    for points, games in (("75", "1 – 0"), ("80", "2 – 0")):
+        phone.get_by_label("Pontos", exact=True).fill(points)
+        phone.get_by_role("button", name="Registar", exact=True).tap()
+        expect(score).to_have_text(games)
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+    cross = phone.locator("svg.cross")
+    expect(cross.locator(".dot.team0")).to_have_count(2)
+
+    go_offline(phone)
+    phone.get_by_role("button", name="Renúncia: Nós", exact=True).first.tap()
+    expect(phone.locator(".pending-hand")).to_have_count(1)
+    expect(score).to_have_text("0 – 0")
+    expect(cross.locator(".dot.team0.struck")).to_have_count(2)  # still drawn, faded
+    expect(cross.locator(".projected")).to_have_count(0)
+
+    go_online(phone)
+    expect(phone.locator(".pending-hand")).to_have_count(0)
+    expect(score).to_have_text("0 – 0")
+    expect(cross.locator(".struck")).to_have_count(0)
+    assert [kind for kind, _points, _team in hands_on_the_server(live_server, rubber_id)] == [
+        "played",
+        "played",
+        "revoke",
+    ]
 
 
 def test_a_reload_between_two_sends_still_counts_the_hand_sent(
