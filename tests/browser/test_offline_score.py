@@ -163,6 +163,35 @@ def test_a_revoke_offline_strikes_the_games_it_takes_away(live_server: str, phon
     ]
 
 
+def test_more_hands_waiting_than_the_outlook_follows_show_the_servers_score(
+    live_server: str, phone: Any
+) -> None:
+    """The outlook follows 10 hands: past them the page shows no guess, only the hands waiting."""
+    rubber_id = start_kept_rubber(live_server, phone)
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+    heading = phone.locator(".table-view h2")
+    marker = phone.locator(".score .projected-note")
+    phone.clock.install()  # each tie 2 s after the last: not a double tap of the same hand
+    go_offline(phone)
+    for count in range(1, 11):
+        phone.get_by_role("button", name="Empate 60-60").tap()
+        expect(phone.locator(".pending-hand")).to_have_count(count)
+        phone.clock.fast_forward(2000)
+    expect(heading).to_contain_text("Mão 11")
+    expect(marker).to_have_text("com as mãos ainda não enviadas")
+
+    phone.get_by_role("button", name="Empate 60-60").tap()
+    expect(phone.locator(".pending-hand")).to_have_count(11)
+    expect(marker).to_have_count(0)
+    expect(heading).to_contain_text("Mão 1")  # the server's page, not a wrong hand number
+    expect(phone.locator(".scoreline .games")).to_have_text("0 – 0")
+
+    go_online(phone)
+    expect(phone.locator(".pending-hand")).to_have_count(0)
+    expect(heading).to_contain_text("Mão 12")
+    assert len(hands_on_the_server(live_server, rubber_id)) == 11
+
+
 def test_a_reload_between_two_sends_still_counts_the_hand_sent(
     live_server: str, phone: Any
 ) -> None:
