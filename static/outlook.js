@@ -206,8 +206,10 @@
     if (!data || !walked.length) {
       return;
     }
+    // Past what the outlook follows (its depth, or a tally it stopped at), the page keeps the
+    // server's score rather than show one of fewer hands than wait.
     var reached = walk(data, walked);
-    if (reached.count) {
+    if (reached.count === walked.length) {
       draw(data, reached);
     }
   }

@@ -41,6 +41,7 @@ def hand(rubber_id: str, number: int) -> str:
         result=result,
         row=row,
         record=record,
+        trump=wording.suit_words(engine.Suit(row.trump)) if row.trump else None,
         summary=wording.hand_note(result, rubber.teams),
         players=player_names(rubber),
         revoke=wording.revoke_proof(record.first_revoke, player_names(rubber), rubber.teams)

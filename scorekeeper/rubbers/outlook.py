@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify, request
+from flask import jsonify
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
@@ -79,12 +79,8 @@ def rubber_outlook(rubber_id: str) -> Any:
         },
     )
     answer.headers["Cache-Control"] = "private, no-cache"
-    answer.vary.add("Accept-Encoding")
     # Gzipped, unlike the API's JSON: only the page's script reads it, and it is a few KB.
-    if "gzip" in request.accept_encodings:  # type: ignore[comparison-overlap]
-        answer.set_data(delivery.gzipped(answer.get_data()))
-        answer.headers["Content-Encoding"] = "gzip"
-    return answer
+    return delivery.compress(answer, json=True)
 
 
 _LETTERS = "0123456789abcdefghijklmnopqrstuvwxyz"

@@ -311,6 +311,11 @@ def suit_name(suit: engine.Suit) -> str:
     }[suit]
 
 
+def suit_words(suit: engine.Suit) -> str:
+    """A suit as the interface names it on its own, the trunfo for one: "♥ copas"."""
+    return f"{SUIT_SYMBOLS[suit.value]} {suit_name(suit)}"
+
+
 def card_face(card: engine.Card) -> str:
     """A card the way its corner shows it: ``A♠``, ``10♥``."""
     return f"{card.rank}{SUIT_SYMBOLS[card.suit.value]}"

@@ -127,7 +127,7 @@ def step_through_the_line(phone: Any, expected: Any) -> None:
     for number, trick in enumerate(shown):
         text = tricks.nth(number).inner_text()
         assert f"Nós {trick.taken[0]} – {trick.taken[1]} Eles" in text, text
-        assert f"vaza de Lugar {trick.winner + 1}, {trick.points} pontos" in text, text
+        assert f"leva Lugar {trick.winner + 1}, {trick.points} pontos" in text, text
     assert "Lugar 2: 5♠" in tricks.first.inner_text()
     expect(phone.locator("[data-line-here]")).to_have_text("Lugar 4: 4♣")
     expect(phone.locator("[data-line-end]")).to_have_text(

@@ -112,7 +112,7 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
     expect(phone.get_by_role("status").first).to_contain_text("72 → 1 jogo")
     phone.locator(".hands li").first.locator("a").first.tap()
     expect(phone.locator("li[data-trick]")).to_have_count(10)
-    expect(phone.locator("li[data-trick='1']")).to_contain_text("vaza de Lugar 2, 24 pontos")
+    expect(phone.locator("li[data-trick='1']")).to_contain_text("leva Lugar 2, 24 pontos")
 
 
 def test_the_count_says_its_points_only_fill_the_hand_form(live_server: str, phone: Any) -> None:

@@ -1,17 +1,23 @@
 """Offline in the park: hands recorded with the network gone reach the server once, in order.
 
-The phone's browser context is set offline and online again (the service worker's fetches go
-through the same switch), so the reload in between is answered by the worker's copy.
+The phone loses its network to the server and gets it back (go_offline: the server stops hearing
+it, and its browser says it is offline), so the reload in between is answered by the worker's
+copy.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import urllib.request
 from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.support.apps import PHONE_COOKIE, plug, unplug
+
 PAGE = re.compile(r"/r/([A-Za-z0-9_-]{32})$")
+ORIGIN = re.compile(r"https?://[^/]+")
 
 KEPT = """async () => {
     // The worker's copy of this page, waited for here: wait_for_function takes a promise for a
@@ -50,32 +56,49 @@ def edit_link(live_server: str, phone: Any, rubber_id: str) -> str:
     return f"{live_server}/r/{rubber_id}/edit/{key}"
 
 
-def _no_network(route: Any) -> None:
-    route.abort("internetdisconnected")
+def _origin(phone: Any) -> str:
+    found = ORIGIN.match(phone.url)
+    assert found, phone.url
+    return found.group(0)
+
+
+def cut_off(phone: Any) -> None:
+    """The server stops hearing the phone, whatever the phone's browser believes.
+
+    Its requests, wherever they come from, are cut off by a cookie of the phone's own
+    (tests.support.apps.unplug): the page sees a network error, and nothing arrives."""
+    origin = _origin(phone)
+    name = str(id(phone.context))
+    phone.context.add_cookies([{"name": PHONE_COOKIE, "value": name, "url": origin}])
+    unplug(origin, name)
+
+
+def reconnect(phone: Any) -> None:
+    plug(_origin(phone), str(id(phone.context)))
 
 
 def go_offline(phone: Any) -> None:
     """No network, and the page knows it (the switch reaches the page a moment later).
 
-    ``set_offline`` is an emulation that Playwright sends to each target of the context (the
-    page, the service worker) and to a new target only as it attaches (a restarted worker, a
-    document in a new process): until then that target's requests reach the server. So every
-    request of the context is also refused on its way out, as a phone with no network would
-    find it, and no hand can arrive while the test says there is no network.
-    """
-    phone.context.route("**/*", _no_network)
+    The phone is cut off from the server, and the browser's offline switch makes
+    ``navigator.onLine`` false. That switch alone is not enough: it is an emulation that
+    Playwright sends to each target of the context, and a request made while a page is being
+    replaced (a reload) can miss it and reach the server."""
+    cut_off(phone)
     phone.context.set_offline(True)
     phone.wait_for_function("() => !navigator.onLine")
 
 
 def go_online(phone: Any) -> None:
-    """The network back: requests go through again, then the page hears the online event."""
-    phone.context.unroute("**/*", _no_network)
+    """The network back: requests reach the server again, then the page hears the online event."""
+    reconnect(phone)
     phone.context.set_offline(False)
 
 
-def hands_on_the_server(phone: Any, live_server: str, rubber_id: str) -> list[tuple[Any, ...]]:
-    state = phone.context.request.get(f"{live_server}/api/v1/rubbers/{rubber_id}").json()
+def hands_on_the_server(live_server: str, rubber_id: str) -> list[tuple[Any, ...]]:
+    """The rubber's hands as the server has them, asked by the test (a phone may be offline)."""
+    with urllib.request.urlopen(f"{live_server}/api/v1/rubbers/{rubber_id}") as answer:
+        state = json.load(answer)
     return [(hand["kind"], hand["points"], hand["team"]) for hand in state["hands"]]
 
 
@@ -112,13 +135,13 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     expect(phone.get_by_text("Sem rede: esta é a última versão vista")).to_be_visible()
     expect(pending).to_have_count(2)
     expect(pending.nth(0)).to_contain_text("ainda não enviada")
-    assert hands_on_the_server(phone, live_server, rubber_id) == []
+    assert hands_on_the_server(live_server, rubber_id) == []
 
     go_online(phone)
     expect(pending).to_have_count(0)
     expect(score).to_have_text("1 – 0")  # the page came back from the server
     expect(phone.locator("html")).not_to_have_attribute("data-offline-copy", "")
-    assert hands_on_the_server(phone, live_server, rubber_id) == [
+    assert hands_on_the_server(live_server, rubber_id) == [
         ("played", [75, 45], None),
         ("tie", [60, 60], None),
     ]
@@ -129,7 +152,30 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     expect(pending).to_have_count(0)
     waiting = "() => Object.keys(localStorage).filter((key) => key.startsWith('sueca.pending'))"
     assert phone.evaluate(waiting) == []
-    assert len(hands_on_the_server(phone, live_server, rubber_id)) == 2
+    assert len(hands_on_the_server(live_server, rubber_id)) == 2
+
+
+def test_a_hand_whose_post_gets_no_answer_waits_and_is_sent_once(
+    live_server: str, phone: Any
+) -> None:
+    """The café's wifi is up but reaches nothing: the phone believes it is online.
+
+    The post fails on its way, so the hand waits on the phone with its key, and the next try
+    once the server is reachable records it once."""
+    rubber_id = start_kept_rubber(live_server, phone)
+    pending = phone.locator(".pending-hand")
+    cut_off(phone)
+    phone.get_by_label("Pontos", exact=True).fill("75")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(pending).to_have_count(1)
+    expect(pending.nth(0)).to_contain_text("ainda não enviada")
+    assert phone.evaluate("() => navigator.onLine")
+    assert hands_on_the_server(live_server, rubber_id) == []
+
+    reconnect(phone)
+    expect(pending).to_have_count(0, timeout=10_000)  # the page tries again 5 s later
+    expect(phone.locator(".scoreline .games")).to_have_text("1 – 0")
+    assert hands_on_the_server(live_server, rubber_id) == [("played", [75, 45], None)]
 
 
 def test_a_hand_refused_when_it_is_sent_is_shown_and_kept(
@@ -153,7 +199,7 @@ def test_a_hand_refused_when_it_is_sent_is_shown_and_kept(
     expect(pending).to_have_count(1)
     expect(pending).to_contain_text("não enviada")
     expect(pending).to_contain_text("Outra pessoa registou uma mão")
-    assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [30, 90], None)]
+    assert hands_on_the_server(live_server, rubber_id) == [("played", [30, 90], None)]
     phone.reload()
     expect(pending).to_have_count(1)  # never dropped
     expect(pending).to_contain_text("Outra pessoa registou uma mão")
@@ -162,7 +208,7 @@ def test_a_hand_refused_when_it_is_sent_is_shown_and_kept(
     pending.get_by_role("button", name="Enviar mesmo assim").tap()
     expect(pending).to_have_count(0)
     expect(phone.locator(".scoreline .games")).to_have_text("1 – 1")
-    assert hands_on_the_server(phone, live_server, rubber_id) == [
+    assert hands_on_the_server(live_server, rubber_id) == [
         ("played", [30, 90], None),
         ("played", [70, 50], None),
     ]
@@ -179,7 +225,7 @@ def test_a_refused_hand_can_be_discarded(live_server: str, phone: Any) -> None:
     expect(pending.locator(".error")).to_contain_text("119")
     pending.get_by_role("button", name="Descartar").tap()
     expect(pending).to_have_count(0)
-    assert hands_on_the_server(phone, live_server, rubber_id) == []
+    assert hands_on_the_server(live_server, rubber_id) == []
 
 
 def test_a_post_that_gets_no_answer_keeps_the_hand_and_sends_it_once(
@@ -201,7 +247,7 @@ def test_a_post_that_gets_no_answer_keeps_the_hand_and_sends_it_once(
     phone.evaluate("() => window.dispatchEvent(new Event('online'))")
     expect(pending).to_have_count(0)
     expect(phone.locator(".scoreline .games")).to_have_text("1 – 0")
-    assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [80, 40], None)]
+    assert hands_on_the_server(live_server, rubber_id) == [("played", [80, 40], None)]
 
 
 def test_a_post_that_arrived_but_lost_its_answer_is_not_recorded_twice(
@@ -223,11 +269,11 @@ def test_a_post_that_arrived_but_lost_its_answer_is_not_recorded_twice(
     phone.evaluate("() => window.dispatchEvent(new Event('online'))")
     # Sent again with the same key: the server knows it, nothing is stored twice.
     expect(pending).to_contain_text("parece já ter chegado ao servidor")
-    assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [80, 40], None)]
+    assert hands_on_the_server(live_server, rubber_id) == [("played", [80, 40], None)]
     expect(pending.get_by_role("button", name="Enviar mesmo assim")).to_be_hidden()
     pending.get_by_role("button", name="Descartar").tap()
     expect(pending).to_have_count(0)
-    assert hands_on_the_server(phone, live_server, rubber_id) == [("played", [80, 40], None)]
+    assert hands_on_the_server(live_server, rubber_id) == [("played", [80, 40], None)]
 
 
 def test_a_rubber_opened_before_the_worker_ran_is_kept_too(

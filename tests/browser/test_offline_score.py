@@ -15,6 +15,7 @@ from tests.browser.test_offline import (
     go_online,
     hands_on_the_server,
     start_kept_rubber,
+    wait_until_kept,
 )
 
 OUTLOOK_KEPT = (
@@ -96,9 +97,7 @@ def test_waiting_hands_move_the_score_the_cross_and_the_hand_number(
     expect(phone.locator(".score p.pending:visible")).to_have_text(
         ["Empate: a próxima mão decidida vale mais 1 jogo"]
     )
-    assert [
-        kind for kind, _points, _team in hands_on_the_server(phone, live_server, rubber_id)
-    ] == [
+    assert [kind for kind, _points, _team in hands_on_the_server(live_server, rubber_id)] == [
         "played",
         "played",
         "tie",
@@ -123,6 +122,74 @@ def test_the_winning_hand_offline_says_who_won(live_server: str, phone: Any) -> 
     expect(phone.locator(".pending-hand")).to_have_count(2)
     go_online(phone)
     expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Nós")
+
+
+def test_a_revoke_offline_strikes_the_games_it_takes_away(live_server: str, phone: Any) -> None:
+    """Under "the offender loses 2 games", a revoke waiting on the phone fades two of its dots."""
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    created = phone.context.request.post(
+        f"{live_server}/api/v1/rubbers", data={"rules": {"revoke": "offender_minus_two"}}
+    )
+    assert created.status == 201, created.text()
+    rubber_id = created.json()["id"]
+    phone.goto(created.json()["edit_url"])
+    expect(phone).to_have_url(f"{live_server}/r/{rubber_id}")
+    wait_until_kept(phone)
+    score = phone.locator(".scoreline .games")
+    for points, games in (("75", "1 – 0"), ("80", "2 – 0")):
+        phone.get_by_label("Pontos", exact=True).fill(points)
+        phone.get_by_role("button", name="Registar", exact=True).tap()
+        expect(score).to_have_text(games)
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+    cross = phone.locator("svg.cross")
+    expect(cross.locator(".dot.team0")).to_have_count(2)
+
+    go_offline(phone)
+    phone.get_by_role("button", name="Renúncia: Nós", exact=True).first.tap()
+    expect(phone.locator(".pending-hand")).to_have_count(1)
+    expect(score).to_have_text("0 – 0")
+    expect(cross.locator(".dot.team0.struck")).to_have_count(2)  # still drawn, faded
+    expect(cross.locator(".projected")).to_have_count(0)
+
+    go_online(phone)
+    expect(phone.locator(".pending-hand")).to_have_count(0)
+    expect(score).to_have_text("0 – 0")
+    expect(cross.locator(".struck")).to_have_count(0)
+    assert [kind for kind, _points, _team in hands_on_the_server(live_server, rubber_id)] == [
+        "played",
+        "played",
+        "revoke",
+    ]
+
+
+def test_more_hands_waiting_than_the_outlook_follows_show_the_servers_score(
+    live_server: str, phone: Any
+) -> None:
+    """The outlook follows 10 hands: past them the page shows no guess, only the hands waiting."""
+    rubber_id = start_kept_rubber(live_server, phone)
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+    heading = phone.locator(".table-view h2")
+    marker = phone.locator(".score .projected-note")
+    phone.clock.install()  # each tie 2 s after the last: not a double tap of the same hand
+    go_offline(phone)
+    for count in range(1, 11):
+        phone.get_by_role("button", name="Empate 60-60").tap()
+        expect(phone.locator(".pending-hand")).to_have_count(count)
+        phone.clock.fast_forward(2000)
+    expect(heading).to_contain_text("Mão 11")
+    expect(marker).to_have_text("com as mãos ainda não enviadas")
+
+    phone.get_by_role("button", name="Empate 60-60").tap()
+    expect(phone.locator(".pending-hand")).to_have_count(11)
+    expect(marker).to_have_count(0)
+    expect(heading).to_contain_text("Mão 1")  # the server's page, not a wrong hand number
+    expect(phone.locator(".scoreline .games")).to_have_text("0 – 0")
+
+    go_online(phone)
+    expect(phone.locator(".pending-hand")).to_have_count(0)
+    expect(heading).to_contain_text("Mão 12")
+    assert len(hands_on_the_server(live_server, rubber_id)) == 11
 
 
 def test_a_reload_between_two_sends_still_counts_the_hand_sent(
@@ -150,7 +217,7 @@ def test_a_reload_between_two_sends_still_counts_the_hand_sent(
     phone.context.route("**/api/v1/rubbers/*/hands", first_only)
     go_online(phone)
     expect(phone.locator(".pending-hand")).to_have_count(1)
-    assert len(hands_on_the_server(phone, live_server, rubber_id)) == 1
+    assert len(hands_on_the_server(live_server, rubber_id)) == 1
     go_offline(phone)
     phone.reload()
     expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")

@@ -115,6 +115,20 @@ def test_a_stored_hand_lists_its_tricks_with_symbols(client: FlaskClient) -> Non
                          for card in FULL_RECORD[0]]  # fmt: skip
 
 
+def test_a_stored_hand_names_its_trump_in_words(client: FlaskClient) -> None:
+    """A symbol alone is lost on a small screen, and on a screen reader: "♥ copas"."""
+    from tests.support.records import FULL_RECORD
+
+    record = "|".join(" ".join(trick) for trick in FULL_RECORD)
+    for language, words in (("pt-PT", "♥ copas"), ("pt-BR", "♥ copas"), ("en", "♥ hearts")):
+        client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+        page = start(client)
+        client.post(page + "/replay/save", data={"trump": "H", "record": record, "key": "k" * 16})
+        html = client.get(page + "/hands/1").get_data(as_text=True)
+        shown = re.search(r'<dd class="suit suit-H">([^<]+)</dd>', html)
+        assert shown and shown.group(1) == words, language
+
+
 def test_the_api_keeps_api_md_letters(client: FlaskClient) -> None:
     client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "pt-BR"
     answer = client.post(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -11,6 +12,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import Flask
+from werkzeug.http import parse_cookie
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
@@ -65,16 +67,58 @@ def migrated_database(sqlite_file: Path) -> Iterator[str]:
 def served(app: Flask, *, threaded: bool = True) -> Iterator[str]:
     """The app, CSRF and all, on an HTTP server on a free port of 127.0.0.1: its URL.
 
-    The server is a thread of this process, so its SQL can be counted here."""
-    server = make_server("127.0.0.1", 0, app, threaded=threaded)
+    The server is a thread of this process, so its SQL can be counted here. A phone can lose
+    its network to it (:func:`unplug`)."""
+    cable = _Cable(app)
+    server = make_server("127.0.0.1", 0, cable, threaded=threaded)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
+    url = f"http://127.0.0.1:{server.port}"
+    _CABLES[url] = cable
     try:
-        yield f"http://127.0.0.1:{server.port}"
+        yield url
     finally:
+        del _CABLES[url]
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+
+
+PHONE_COOKIE = "test-phone"
+"""The cookie that names a test's phone to the server it is unplugged from."""
+
+
+class _Cable:
+    """The served app behind each phone's network cable.
+
+    A request from an unplugged phone (its :data:`PHONE_COOKIE`) has its connection closed
+    before the app sees it: the phone gets a network error, as with no network at all, and
+    nothing reaches the server. The browser's own offline switch (Playwright's ``set_offline``)
+    is an emulation that a request can miss while a page is being replaced; the cookie jar
+    is not."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.unplugged: set[str] = set()
+
+    def __call__(self, environ: dict[str, Any], start_response: Any) -> Any:
+        if self.unplugged and parse_cookie(environ).get(PHONE_COOKIE) in self.unplugged:
+            environ["werkzeug.socket"].shutdown(socket.SHUT_RDWR)
+            raise ConnectionResetError("this phone has no network")  # werkzeug: a dropped client
+        return self.app(environ, start_response)
+
+
+_CABLES: dict[str, _Cable] = {}
+
+
+def unplug(server_url: str, phone: str) -> None:
+    """From now on, the server (a URL from :func:`served`) gets nothing from that phone."""
+    _CABLES[server_url].unplugged.add(phone)
+
+
+def plug(server_url: str, phone: str) -> None:
+    """The phone's requests reach the server again."""
+    _CABLES[server_url].unplugged.discard(phone)
 
 
 @contextmanager
