@@ -116,7 +116,7 @@ def step_through_the_line(phone: Any, expected: Any) -> None:
     item = expected.cards[10]
     assert (str(item.card), item.cost) == ("2H", 10)
     expect(line.locator("h2")).to_have_text(
-        "A melhor sequência a partir da carta de Lugar 4 na 3.ª vaza"
+        "A melhor sequência a partir da 3.ª vaza, quando joga Lugar 4"
     )
     expect(phone.locator("[data-line-intro]")).to_have_text(
         f"Em vez do 2♥, o 4♣: Eles faziam {item.best[1]}."
