@@ -49,8 +49,22 @@ def _content(rubber: Rubber, number: int) -> dict[str, Any]:
     record = engine.verify_record(row.trump, leader, row.tricks, rules)
     if not analysable(record):
         abort(404)
+    return _request(row.trump, leader, record, rules)
+
+
+def _request(
+    trump: str, leader: int, record: engine.TrickRecord, rules: engine.RuleSet
+) -> dict[str, Any]:
     tricks = [[str(card) for card in trick.cards] for trick in record.tricks]
-    return work.record_request(row.trump, leader, tricks, rules)
+    return work.record_request(trump, leader, tricks, rules)
+
+
+def made(trump: str, leader: int, record: engine.TrickRecord, rules: engine.RuleSet) -> bool:
+    """Whether an analysable record's analysis is queued, running or done (not failed).
+
+    Its hand's page then opens it, rather than ask for it again."""
+    row = stored(_request(trump, leader, record, rules))
+    return row is not None and row.status != Status.FAILED
 
 
 def stored(content: dict[str, Any]) -> Analysis | None:
