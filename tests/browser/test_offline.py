@@ -133,6 +133,8 @@ def test_two_hands_recorded_offline_are_sent_once_when_the_network_returns(
     phone.reload()
     expect(phone.locator("html")).to_have_attribute("data-offline-copy", "")
     expect(phone.get_by_text("Sem rede: esta é a última versão vista")).to_be_visible()
+    # Said once: the list below says what waits.
+    expect(phone.get_by_text("Sem rede", exact=False).locator("visible=true")).to_have_count(1)
     expect(pending).to_have_count(2)
     expect(pending.nth(0)).to_contain_text("ainda não enviada")
     assert hands_on_the_server(live_server, rubber_id) == []
