@@ -277,13 +277,13 @@ def test_a_record_ended_by_a_revoke_offers_no_analysis(en: FlaskClient) -> None:
     [
         (
             "pt-PT",
-            "A melhor sequência a partir da 3.ª vaza, quando joga Lugar 4",
+            "Lugar 4 na 3.ª vaza: a melhor sequência daí em diante",
             "Em vez do 2♥, o 4♣: Eles faziam 67.",
             "No fim: Nós 53 – 67 Eles: 1 jogo para Eles",
         ),
         (
             "pt-BR",
-            "A melhor sequência a partir da 3ª vaza, quando joga Lugar 4",
+            "Lugar 4 na 3ª vaza: a melhor sequência daí em diante",
             "Em vez do 2♥, o 4♣: Eles teriam feito 67.",
             "No final: Nós 53 – 67 Eles: 1 jogo para Eles",
         ),

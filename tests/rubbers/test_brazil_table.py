@@ -253,10 +253,10 @@ def test_the_melar_prompt_names_the_player(br: FlaskClient) -> None:
     page = start(br, preset="brasil", player1="Ana")
     shown = text(br, page + "/melar")
     assert "Começa" not in shown  # one translation, not two run together
-    assert "Ana começa: toque nas 10 cartas que tem na mão." in shown and "dele" not in shown
+    assert "Toque nas 10 cartas de quem começa: Ana." in shown and "dele" not in shown
     # With the seat's own name too: never "as cartas de Lugar 2".
     shown = text(br, start(br, preset="brasil") + "/melar")
-    assert "Lugar 2 começa: toque nas 10 cartas que tem na mão." in shown
+    assert "Toque nas 10 cartas de quem começa: Lugar 2." in shown
 
 
 def test_a_replay_stopped_by_a_revoke_says_so(br: FlaskClient) -> None:
