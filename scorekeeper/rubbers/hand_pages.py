@@ -13,7 +13,6 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import engine
-from scorekeeper.engine.analysis import analysable
 from scorekeeper.rubbers import analysis_page, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, choices
@@ -32,21 +31,18 @@ def hand(rubber_id: str, number: int) -> str:
     result = state.hands[number - 1]
     row = rubber.hands[number - 1]
     record = None
-    can_analyse = analysis_made = False
     if row.tricks:
-        rules = rubber.rule_set()
-        record = engine.verify_record(row.trump or "H", result.leader, row.tricks, rules)
-        if row.trump is not None and analysable(record):
-            can_analyse = True
-            analysis_made = analysis_page.made(row.trump, result.leader, record, rules)
+        record = engine.verify_record(
+            row.trump or "H", result.leader, row.tricks, rubber.rule_set()
+        )
     return render_template(
         "rubbers/hand.html",
         rubber=rubber,
         result=result,
         row=row,
         record=record,
-        can_analyse=can_analyse,
-        analysis_made=analysis_made,
+        analysis=analysis_page.offer(rubber, number, state),
+        Offer=analysis_page.Offer,
         trump=wording.suit_words(engine.Suit(row.trump)) if row.trump else None,
         summary=wording.hand_note(result, rubber.teams),
         players=player_names(rubber),
