@@ -16,6 +16,10 @@
   var template = panel.querySelector("template[data-pending-item]");
   var alert = panel.querySelector("[data-pending-alert]");
   var offlineNote = panel.querySelector("[data-offline-state]");
+  // The worker's copy of the page, shown with no network (until app.js hears the server).
+  function isCopy() {
+    return document.documentElement.hasAttribute("data-offline-copy");
+  }
   var sentNote = panel.querySelector("[data-sent]");
   var STORED = "sueca.pending." + form.getAttribute("data-rubber");
   var page = form.getAttribute("data-page");
@@ -146,7 +150,7 @@
 
   // The engine's outlook of this page's tally, kept on the phone for when the network goes.
   function fetchOutlook() {
-    if (!navigator.onLine || document.documentElement.hasAttribute("data-offline-copy")) {
+    if (!navigator.onLine || isCopy()) {
       return;
     }
     var version = pageVersion;
@@ -191,7 +195,8 @@
       row.querySelector("[data-resend]").hidden = !(index === 0 && item.code === "stale");
       list.appendChild(row);
     });
-    offlineNote.hidden = navigator.onLine;
+    // The worker's copy says "Sem rede" at its top already: the list says what waits.
+    offlineNote.hidden = navigator.onLine || isCopy();
     // Sent, and nothing more on its way: the score on screen is older than the server's.
     sentNote.hidden = !(sentAny && !items.some(function (item) { return item.state === "waiting"; }));
     panel.hidden = !items.length && navigator.onLine && sentNote.hidden && !alert.textContent;
@@ -391,7 +396,7 @@
   });
 
   window.addEventListener("online", function () {
-    if (!load().length && document.documentElement.hasAttribute("data-offline-copy") && idle()) {
+    if (!load().length && isCopy() && idle()) {
       window.location.replace(page); // nothing to send: the live page instead of the copy
       return;
     }
@@ -405,7 +410,7 @@
   });
   show();
   fetchOutlook();
-  if (document.documentElement.hasAttribute("data-offline-copy")) {
+  if (isCopy()) {
     // The worker's copy: the network failed a moment ago. Waiting hands go when it is back
     // (the online event), or at the next try, not in a request that can only fail.
     later(15000);

@@ -12,6 +12,7 @@ in the address, as the confirmation page carries it.
 
 from __future__ import annotations
 
+import enum
 from typing import Any
 from urllib.parse import urlencode
 
@@ -38,19 +39,44 @@ OLDER = 1
 
 def _content(rubber: Rubber, number: int) -> dict[str, Any]:
     """What the hand's analysis reads; 404 unless it is a complete record without a revoke."""
-    state = rubber.state()
+    content = _hand_request(rubber, number, rubber.state())
+    if content is None:
+        abort(404)
+    return content
+
+
+def _hand_request(rubber: Rubber, number: int, state: engine.RubberState) -> dict[str, Any] | None:
+    """The analysis request of the hand's record, or None unless it can be analysed."""
     if not 1 <= number <= len(state.hands):
-        abort(404)
+        return None
     row = rubber.hands[number - 1]
-    leader = state.hands[number - 1].leader
     if not row.tricks or row.trump is None:
-        abort(404)
+        return None
     rules = rubber.rule_set()
+    leader = state.hands[number - 1].leader
     record = engine.verify_record(row.trump, leader, row.tricks, rules)
     if not analysable(record):
-        abort(404)
+        return None
     tricks = [[str(card) for card in trick.cards] for trick in record.tricks]
     return work.record_request(row.trump, leader, tricks, rules)
+
+
+class Offer(enum.Enum):
+    """What a recorded hand's page offers for its analysis."""
+
+    START = "start"
+    """"Analisar a mão": none is queued, running or done (or the last one failed)."""
+    OPEN = "open"
+    """"Ver a análise": one is queued, running or done."""
+
+
+def offer(rubber: Rubber, number: int, state: engine.RubberState) -> Offer | None:
+    """What the hand's page offers; None when its record cannot be analysed."""
+    content = _hand_request(rubber, number, state)
+    if content is None:
+        return None
+    row = stored(content)
+    return Offer.OPEN if row is not None and row.status != Status.FAILED else Offer.START
 
 
 def stored(content: dict[str, Any]) -> Analysis | None:

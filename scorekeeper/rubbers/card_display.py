@@ -85,8 +85,12 @@ def turned_card_choices(rules: engine.RuleSet) -> list[tuple[str, list[tuple[str
 
 
 def template_globals() -> dict[str, Any]:
-    """What the templates call to show a card as printed: its face (A♠) and its name."""
-    return {"card_face": wording.card_face, "card_name": wording.card_name}
+    """What the templates call to show cards as printed: a face (A♠), a name, a suit's symbol."""
+    return {
+        "card_face": wording.card_face,
+        "card_name": wording.card_name,
+        "suit_symbols": wording.SUIT_SYMBOLS,
+    }
 
 
 def suit_letters() -> engine.SuitLetters:

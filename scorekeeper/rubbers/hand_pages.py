@@ -13,7 +13,7 @@ from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import engine
-from scorekeeper.rubbers import store
+from scorekeeper.rubbers import analysis_page, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, choices
 from scorekeeper.rubbers.models import Rubber
@@ -41,6 +41,8 @@ def hand(rubber_id: str, number: int) -> str:
         result=result,
         row=row,
         record=record,
+        analysis=analysis_page.offer(rubber, number, state),
+        Offer=analysis_page.Offer,
         trump=wording.suit_words(engine.Suit(row.trump)) if row.trump else None,
         summary=wording.hand_note(result, rubber.teams),
         players=player_names(rubber),

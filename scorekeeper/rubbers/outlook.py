@@ -79,8 +79,8 @@ def rubber_outlook(rubber_id: str) -> Any:
         },
     )
     answer.headers["Cache-Control"] = "private, no-cache"
-    # Gzipped, unlike the API's JSON: only the page's script reads it, and it is a few KB.
-    return delivery.compress(answer, json=True)
+    # A few KB gzipped, unlike the API's JSON (delivery.COMPRESSIBLE).
+    return delivery.compress(answer, page_script=True)
 
 
 _LETTERS = "0123456789abcdefghijklmnopqrstuvwxyz"

@@ -115,9 +115,7 @@ def step_through_the_line(phone: Any, expected: Any) -> None:
     expect(line).to_have_attribute("data-line", "11")
     item = expected.cards[10]
     assert (str(item.card), item.cost) == ("2H", 10)
-    expect(line.locator("h2")).to_have_text(
-        "A melhor sequência a partir da carta de Lugar 4 na 3.ª vaza"
-    )
+    expect(line.locator("h2")).to_have_text("Lugar 4 na 3.ª vaza: a melhor sequência daí em diante")
     expect(phone.locator("[data-line-intro]")).to_have_text(
         f"Em vez do 2♥, o 4♣: Eles faziam {item.best[1]}."
     )

@@ -6,11 +6,13 @@ page) along the hands it keeps, and marks what it shows as not yet sent.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from playwright.sync_api import expect
 
 from tests.browser.test_offline import (
+    edit_link,
     go_offline,
     go_online,
     hands_on_the_server,
@@ -183,13 +185,55 @@ def test_more_hands_waiting_than_the_outlook_follows_show_the_servers_score(
     phone.get_by_role("button", name="Empate 60-60").tap()
     expect(phone.locator(".pending-hand")).to_have_count(11)
     expect(marker).to_have_count(0)
-    expect(heading).to_contain_text("Mão 1")  # the server's page, not a wrong hand number
+    # The server's page, not a wrong hand number ("Mão 1", then who deals).
+    expect(heading).to_have_text(re.compile(r"^Mão 1\b"))
     expect(phone.locator(".scoreline .games")).to_have_text("0 – 0")
 
     go_online(phone)
     expect(phone.locator(".pending-hand")).to_have_count(0)
     expect(heading).to_contain_text("Mão 12")
     assert len(hands_on_the_server(live_server, rubber_id)) == 11
+
+
+def test_a_hand_sent_anyway_stops_the_projection(
+    live_server: str, phone: Any, second_phone: Any
+) -> None:
+    """A hand sent anyway goes on top of another phone's hand, which this page does not show.
+
+    So the screen keeps the server's score ("Enviar mesmo assim") rather than guess."""
+    rubber_id = start_kept_rubber(live_server, phone)
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+    second_phone.goto(edit_link(live_server, phone, rubber_id))
+    pending = phone.locator(".pending-hand")
+    score = phone.locator(".scoreline .games")
+    marker = phone.locator(".score .projected-note")
+    go_offline(phone)
+    phone.get_by_label("Pontos", exact=True).fill("70")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(score).to_have_text("1 – 0")  # projected
+    second_phone.get_by_label("Pontos", exact=True).fill("30")
+    second_phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(second_phone.locator(".scoreline .games")).to_have_text("0 – 1")
+    go_online(phone)
+    expect(pending).to_contain_text("Outra pessoa registou uma mão")
+    expect(marker).to_have_count(0)  # a refused hand is not counted
+
+    go_offline(phone)
+    pending.get_by_role("button", name="Enviar mesmo assim").tap()
+    phone.get_by_label("Pontos", exact=True).fill("75")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(pending).to_have_count(2)
+    expect(marker).to_have_count(0)
+    expect(score).to_have_text("0 – 0")  # the page's tally, not 1 – 0 or 2 – 0 on top of it
+
+    go_online(phone)
+    expect(pending).to_have_count(0)
+    expect(score).to_have_text("2 – 1")
+    assert [points for _kind, points, _team in hands_on_the_server(live_server, rubber_id)] == [
+        [30, 90],
+        [70, 50],
+        [75, 45],
+    ]
 
 
 def test_a_reload_between_two_sends_still_counts_the_hand_sent(

@@ -100,6 +100,28 @@ def line_tricks(html: str) -> list[str]:
     return re.findall(r"<li[^>]*data-line-trick=\"\d+\"[^>]*>(.*?)</li>", html, re.S)
 
 
+def test_the_hand_page_opens_an_analysis_made_rather_than_asking_again(
+    app: Flask, en: FlaskClient
+) -> None:
+    page = start(en)
+    recorded(en, page)
+    hand = text(en.get(page + "/hands/1"))
+    assert "Analyse the hand" in hand and "See the analysis" not in hand
+    en.post(page + "/hands/1/analysis")
+    hand = text(en.get(page + "/hands/1"))
+    assert "Analyse the hand" not in hand
+    link = re.search(r'<a class="button" href="([^"]+)" data-analysis-link>([^<]+)</a>', hand)
+    assert link and link.groups() == (page + "/hands/1/analysis", "See the analysis")
+    assert "Ver a análise</a>" in text(app.test_client().get(page + "/hands/1"))  # pt-PT
+    assert len(rows(app)) == 1
+
+    with app.app_context():  # one that failed is offered again
+        db.session.execute(db.update(Analysis).values(status=Status.FAILED))
+        db.session.commit()
+    hand = text(en.get(page + "/hands/1"))
+    assert "Analyse the hand" in hand and "See the analysis" not in hand
+
+
 def test_each_card_leads_to_the_best_line_from_it(en: FlaskClient) -> None:
     page = start(en)
     recorded(en, page)
@@ -255,13 +277,13 @@ def test_a_record_ended_by_a_revoke_offers_no_analysis(en: FlaskClient) -> None:
     [
         (
             "pt-PT",
-            "A melhor sequência a partir da carta de Lugar 4 na 3.ª vaza",
+            "Lugar 4 na 3.ª vaza: a melhor sequência daí em diante",
             "Em vez do 2♥, o 4♣: Eles faziam 67.",
             "No fim: Nós 53 – 67 Eles: 1 jogo para Eles",
         ),
         (
             "pt-BR",
-            "A melhor sequência a partir da carta de Lugar 4 na 3ª vaza",
+            "Lugar 4 na 3ª vaza: a melhor sequência daí em diante",
             "Em vez do 2♥, o 4♣: Eles teriam feito 67.",
             "No final: Nós 53 – 67 Eles: 1 jogo para Eles",
         ),

@@ -253,7 +253,10 @@ def test_the_melar_prompt_names_the_player(br: FlaskClient) -> None:
     page = start(br, preset="brasil", player1="Ana")
     shown = text(br, page + "/melar")
     assert "Começa" not in shown  # one translation, not two run together
-    assert "Toque nas 10 cartas de Ana, que começa." in shown and "dele" not in shown
+    assert "Toque nas 10 cartas de quem começa: Ana." in shown and "dele" not in shown
+    # With the seat's own name too: never "as cartas de Lugar 2".
+    shown = text(br, start(br, preset="brasil") + "/melar")
+    assert "Toque nas 10 cartas de quem começa: Lugar 2." in shown
 
 
 def test_a_replay_stopped_by_a_revoke_says_so(br: FlaskClient) -> None:
