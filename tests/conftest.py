@@ -1,14 +1,95 @@
-"""Fixtures: an app on a fresh database per test, its client and CLI runner."""
+"""Fixtures: an app on a fresh database per test, its client and CLI runner.
+
+Also how the suite is shared out (tests/README.md): each of pytest-xdist's workers has a
+PostgreSQL database of its own, and the tests that touch no database are marked ``pure`` and
+run on SQLite's run only."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
 from tests.support.apps import fresh_app
+
+ROOT = Path(__file__).resolve().parent.parent
+PURE = {
+    "tests/engine": "the engine imports no database (tests/engine/test_quality.py)",
+    "scorekeeper/engine": "the engine's doctests, as its tests",
+    "tests/analysis/test_work.py": "an analysis computed from a card record, with no queue",
+    "tests/test_architecture.py": "reads the package's source and imports",
+    "tests/web/test_catalogues.py": "reads the translation catalogues",
+    "tests/web/test_contrast.py": "reads the style sheet",
+    "tests/system/test_bench.py": "the benchmark's arithmetic",
+    "tests/system/test_serving.py": "serves an SQLite file of its own, whatever DATABASE_URL says",
+    "tests/system/test_wheel.py": "serves an SQLite file of its own, whatever DATABASE_URL says",
+}
+"""What touches no database, and why: the PostgreSQL run leaves it to SQLite's (tests/README.md).
+
+Every doctest is pure too. A pure test that connects to a database fails."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    _own_database()
+    sa.event.listen(sa.engine.Engine, "engine_connect", _no_database_in_a_pure_test)
+
+
+def _own_database() -> None:
+    """On PostgreSQL, an xdist worker's DATABASE_URL names a database of its own.
+
+    Every test drops and makes the tables it uses: two workers on one database would drop
+    each other's. The database is made beside DATABASE_URL's (its role may, .ci/postgres)."""
+    url = os.environ.get("DATABASE_URL", "")
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker or not url.startswith("postgresql"):
+        return
+    shared = sa.make_url(url)
+    own = f"{shared.database}_{worker}"
+    engine = sa.create_engine(shared, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as connection:
+            exists = connection.execute(
+                sa.text("SELECT 1 FROM pg_database WHERE datname = :name"), {"name": own}
+            ).scalar()
+            if not exists:
+                connection.execute(sa.text(f'CREATE DATABASE "{own}"'))
+    finally:
+        engine.dispose()
+    os.environ["DATABASE_URL"] = shared.set(database=own).render_as_string(hide_password=False)
+
+
+_PURE: set[str] = set()
+"""The node ids of the pure tests collected here."""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Mark the engine's tests pure; on PostgreSQL (DATABASE_URL), run no pure test.
+
+    A pure test runs the same on any database, so SQLite's run is enough for it."""
+    for item in items:
+        where = item.path.relative_to(ROOT)
+        if isinstance(item, pytest.DoctestItem) or any(where.is_relative_to(path) for path in PURE):
+            item.add_marker(pytest.mark.pure)
+        if item.get_closest_marker("pure"):
+            _PURE.add(item.nodeid)
+    if not os.environ.get("DATABASE_URL"):
+        return
+    kept = [item for item in items if item.nodeid not in _PURE]
+    config.hook.pytest_deselected(items=[item for item in items if item.nodeid in _PURE])
+    items[:] = kept
+
+
+def _no_database_in_a_pure_test(*_args: Any) -> None:
+    """A test marked pure that connects to a database fails: it must run on PostgreSQL too."""
+    current = os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" ", 1)[0]
+    if current in _PURE:
+        raise AssertionError(f"{current} is marked pure but connects to a database")
 
 
 @pytest.fixture

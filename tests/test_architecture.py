@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import grimp
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorekeeper"
@@ -18,6 +19,7 @@ LONGEST_MODULE = 460
 """About 450 lines: a module read in one sitting."""
 
 
+@pytest.mark.lint
 def test_the_layers_import_one_way() -> None:
     """import-linter's contracts of pyproject.toml: the layers import one way.
 

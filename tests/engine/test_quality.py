@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from mypy import api as mypy_api
 
 ENGINE = Path(__file__).resolve().parents[2] / "scorekeeper" / "engine"
@@ -22,6 +23,7 @@ def test_the_engine_imports_no_flask_or_sqlalchemy() -> None:
     assert not imported & {"flask", "flask_sqlalchemy", "sqlalchemy", "wtforms", "flask_wtf"}
 
 
+@pytest.mark.lint
 def test_mypy_strict_passes_on_the_engine() -> None:
     report, errors, status = mypy_api.run(["--strict", "--no-incremental", str(ENGINE)])
     assert status == 0, report + errors
