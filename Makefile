@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 CATALOGUES := $(wildcard scorekeeper/translations/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGUES:.po=.mo)
 
-.PHONY: install install-test run serve worker test lint messages bench fuzz
+.PHONY: install install-test run serve worker test lint messages bench versions fuzz
 
 # Generated cases for each API operation and each HTML form (tests/system/test_fuzz.py): about 3,400
 # in `make test`, which CI runs on SQLite and on PostgreSQL; `make fuzz` runs many more and
@@ -80,3 +80,12 @@ messages: install
 bench: install-test
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: apt-get install wrk"; exit 2; }
 	$(BIN)/python -m bench
+
+# This checkout against BASELINE (a git revision or another checkout's folder), the rubber page
+# and the hand POST in alternate rounds of one run (bench/versions.py). BASELINE is the last main
+# an issue landed on: each closing note of a change to the request path gives these two ratios.
+BASELINE ?= 569d14e
+VERSIONS_ROUNDS ?= 8
+versions: install-test
+	@command -v wrk >/dev/null || { echo "make versions needs wrk: apt-get install wrk"; exit 2; }
+	$(BIN)/python -m bench.versions $(BASELINE) $(VERSIONS_ROUNDS)

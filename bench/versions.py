@@ -1,6 +1,9 @@
 """Two checkouts of the app served side by side and loaded in turn, in the same run.
 
-Run it as ``python -m bench.versions OTHER_CHECKOUT [ROUNDS]``.
+Run it as ``python -m bench.versions BASELINE [ROUNDS]``, or ``make versions`` for the baseline
+the Makefile names (``BASELINE``: the last main an issue landed on). BASELINE is a git revision of
+this repository (its files are taken out into a temporary folder, its catalogues compiled) or the
+folder of another checkout.
 
 ``make bench`` reads each figure against a reference of its own run, so two of its runs on a
 busy machine are hard to compare: the disk's wait and the other work differ from one to the
@@ -75,6 +78,33 @@ def cpu_seconds(workers: list[int]) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+@contextlib.contextmanager
+def baseline(name: str) -> Iterator[Path]:
+    """The checkout to compare with: a folder as it is, or a revision's files taken out of git."""
+    if Path(name).is_dir():
+        yield Path(name).resolve()
+        return
+    with tempfile.TemporaryDirectory(prefix=f"scorekeeper-{name}-") as folder:
+        archive = subprocess.run(
+            ["git", "-C", str(run.ROOT), "archive", "--format=tar", name],
+            capture_output=True,
+            check=True,
+        )
+        subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+        subprocess.run(
+            [
+                str(Path(sys.executable).parent / "pybabel"),
+                "compile",
+                "--use-fuzzy",
+                "-d",
+                str(Path(folder) / "scorekeeper" / "translations"),
+            ],
+            capture_output=True,
+            check=True,
+        )
+        yield Path(folder)
+
+
 def main(other: Path, rounds: int) -> None:
     with tempfile.TemporaryDirectory(prefix="scorekeeper-versions-") as folder:
         workdir = Path(folder)
@@ -135,4 +165,5 @@ def main(other: Path, rounds: int) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve(), int(sys.argv[2]) if len(sys.argv) > 2 else 10)
+    with baseline(sys.argv[1]) as checkout:
+        main(checkout, int(sys.argv[2]) if len(sys.argv) > 2 else 10)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import secrets
-from datetime import UTC
 from typing import Any
 
 from flask import (
@@ -100,26 +99,23 @@ def _kept_page(rubber_id: str) -> Response:
     answer_key, edit_key = facts.answer_key(rubber_id, found)
     if edit_key:
         security.holds_edit_key()  # the page carries the edit key (the offline sync's)
-    etag = facts.etag(answer_key)
     cache = page_cache.pages()
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
-        answer = cache.answers.get(answer_key)
-        if answer is None:
-            answer = _answer(rubber_id, found, edit_key, answer_key[2], etag)
-            if answer.version == found.version:  # else a write came in between: keep nothing
-                cache.answers.put(answer_key, answer)
-        # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
-        accepts_gzip = "gzip" in request.accept_encodings  # type: ignore[comparison-overlap]
-        response = answer.response(gzip_ok=accepts_gzip)
     # The scorer asking again before the rubber changes gets the same page, write key and all,
     # as after a 304: a hand sent twice from it is answered as the repeat it is (and said so).
-    response.set_etag(etag, weak=True)
-    response.last_modified = found.updated_at.replace(tzinfo=UTC)
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.vary.update(("Cookie", "Accept-Language"))
-    return response
+    answer: page_cache.Answer | None = cache.answers.get(answer_key)
+    etag = answer.etag if answer is not None else facts.etag(answer_key)
+    if request.if_none_match.contains_weak(etag):
+        headers = (
+            answer.headers if answer is not None else page_cache.validators(etag, found.updated_at)
+        )
+        return Response(status=304, headers=headers)
+    if answer is None:
+        answer = _answer(rubber_id, found, edit_key, answer_key[2], etag)
+        if answer.version == found.version:  # else a write came in between: keep nothing
+            cache.answers.put(answer_key, answer)
+    # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
+    accepts_gzip = "gzip" in request.accept_encodings  # type: ignore[comparison-overlap]
+    return answer.response(gzip_ok=accepts_gzip)
 
 
 def _answer(
@@ -158,7 +154,9 @@ def _answer(
         version = rubber.version
         if rubber.version == render_key[1]:
             cache.keep(render_key, page, parts)
-    return page_cache.Answer(page.encode(), version)
+    return page_cache.Answer(
+        page.encode(), version, etag, page_cache.validators(etag, found.updated_at)
+    )
 
 
 def _prefill(form: HandForm, rubber_id: str) -> None:

@@ -9,8 +9,10 @@ away (it keeps only hashes of them elsewhere), nor does the cookie alone."""
 from __future__ import annotations
 
 import secrets
+import threading
 from datetime import datetime
 
+from cachetools import LRUCache
 from cryptography.fernet import Fernet, InvalidToken
 from flask import session
 from sqlalchemy import String
@@ -68,12 +70,27 @@ def seal(secret: str, key: str) -> str:
     return Fernet(secret.encode()).encrypt(key.encode()).decode()
 
 
+UNSEALED_KEPT = 1024
+"""Keys a worker remembers having unsealed, the least recently used forgotten first."""
+_unsealed: LRUCache[tuple[str, str], str | None] = LRUCache(maxsize=UNSEALED_KEPT)
+_unsealed_lock = threading.Lock()  # the development server answers in threads
+
+
 def unseal(secret: str, sealed: str) -> str | None:
-    """The key a row keeps, or None when it was sealed with another secret."""
+    """The key a row keeps, or None when it was sealed with another secret.
+
+    A phone shows the same sealed key with the same secret on every request of its rubber's page:
+    it is decrypted once, then remembered (by the pair, so neither alone finds it)."""
+    with _unsealed_lock:
+        if (secret, sealed) in _unsealed:
+            return _unsealed[(secret, sealed)]
     try:
-        return Fernet(secret.encode()).decrypt(sealed.encode()).decode()
+        key: str | None = Fernet(secret.encode()).decrypt(sealed.encode()).decode()
     except (InvalidToken, ValueError):
-        return None
+        key = None
+    with _unsealed_lock:
+        _unsealed[(secret, sealed)] = key
+    return key
 
 
 def _secret() -> str:

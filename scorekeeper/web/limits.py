@@ -8,6 +8,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from flask import Flask, Response, current_app, jsonify, render_template, request
@@ -72,12 +73,38 @@ def too_many(error: RateLimitExceeded) -> Any:
     return answer
 
 
+def _checked_only_where_limited(app: Flask, limiter: Limiter) -> None:
+    """Take off the hooks Flask-Limiter puts on every request: the limited views check their own.
+
+    Before every view it looks for default and blueprint limits, which this app has none of; after
+    it, it adds the RateLimit headers (off here) and deducts conditional costs (none here), and at
+    the end it empties its context, which lives on the request's own context. The limited views'
+    wrappers (below) check their limits, so a page that is not limited pays nothing for them
+    (docs/performance.md, "What the request path costs")."""
+
+    def its_own(hook: Any) -> bool:
+        bound_to = (
+            hook.args[:1] if isinstance(hook, partial) else (getattr(hook, "__self__", None),)
+        )
+        return limiter in bound_to
+
+    all_hooks: tuple[dict[Any, list[Any]], ...] = (
+        app.before_request_funcs,
+        app.after_request_funcs,
+        app.teardown_request_funcs,
+    )
+    for hooks in all_hooks:
+        if None in hooks:  # none at all while the limits are off (RATELIMIT_ENABLED)
+            hooks[None] = [hook for hook in hooks[None] if not its_own(hook)]
+
+
 def init_app(app: Flask) -> Limiter:
     """Limit the app's creations, once its blueprints are registered.
 
     Counters in memory, or in the storage of RATELIMIT_STORAGE_URI (Redis) that several servers
     share."""
     limiter = Limiter(get_remote_address, app=app)
+    _checked_only_where_limited(app, limiter)
     # The limiter's wrappers hold it weakly: the app keeps it.
     app.extensions["scorekeeper.limits"] = limiter
     for endpoint, (scope, limit) in LIMITS.items():

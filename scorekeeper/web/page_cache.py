@@ -12,11 +12,13 @@ import hashlib
 import secrets
 import threading
 from collections.abc import Hashable, Mapping
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from cachetools import LRUCache
 from flask import Flask, Response, current_app
+from werkzeug.http import http_date, quote_etag
 
 from scorekeeper.web import delivery
 
@@ -46,23 +48,42 @@ class _Kept:
 
 
 class Answer:
-    """A rubber page as sent to one phone, and its gzip once a phone has taken it."""
+    """A rubber page as sent to one phone, and its gzip once a phone has taken it.
 
-    def __init__(self, html: bytes, version: int) -> None:
+    Its headers are made once with it: each answer sends the same ones (see :func:`validators`).
+    """
+
+    def __init__(
+        self, html: bytes, version: int, etag: str, headers: list[tuple[str, str]]
+    ) -> None:
         self.html = html
         self.version = version
+        self.etag = etag
+        self.headers = headers
         self._gzipped: bytes | None = None
 
     def response(self, gzip_ok: bool) -> Response:
         if not gzip_ok:
-            response = Response(self.html, mimetype="text/html")
-        else:
-            if self._gzipped is None:
-                self._gzipped = delivery.gzipped(self.html, delivery.KEPT_GZIP_LEVEL)
-            response = Response(self._gzipped, mimetype="text/html")
-            response.headers["Content-Encoding"] = "gzip"
-        response.vary.add("Accept-Encoding")
-        return response
+            return Response(self.html, mimetype="text/html", headers=self.headers)
+        if self._gzipped is None:
+            self._gzipped = delivery.gzipped(self.html, delivery.KEPT_GZIP_LEVEL)
+        return Response(self._gzipped, mimetype="text/html", headers=[*self.headers, GZIP_ENCODING])
+
+
+GZIP_ENCODING = ("Content-Encoding", "gzip")
+
+
+def validators(etag: str, updated_at: datetime) -> list[tuple[str, str]]:
+    """The headers of a kept page's answer, its 304 too: what a browser asks again with.
+
+    The weak ETag and the time of the page's version; the phone asks again before each use
+    (``no-cache``); the page differs by the encoding, the phone and the language."""
+    return [
+        ("ETag", quote_etag(etag, weak=True)),
+        ("Last-Modified", http_date(updated_at.replace(tzinfo=UTC))),
+        ("Cache-Control", "private, no-cache"),
+        ("Vary", "Accept-Encoding, Cookie, Accept-Language"),
+    ]
 
 
 class PageCache:

@@ -129,6 +129,10 @@ HEADERS = (
 )
 
 
+_HEADERS = tuple((name.lower(), name, value) for name, value in HEADERS)
+"""HEADERS with each name in lower case, to compare with the view's own once per answer."""
+
+
 def holds_edit_key() -> None:
     """Mark this answer as one that shows an edit key (an edit link, the offline sync's key).
 
@@ -142,9 +146,7 @@ def _headers(response: Response) -> Response:
     Set no-store for an answer that shows an edit key; a JSON answer is an attachment; over
     https, Strict-Transport-Security too: the phone comes back over https only."""
     present = {name.lower() for name, _ in response.headers.items()}
-    for name, value in HEADERS:
-        if name.lower() not in present:
-            response.headers.add(name, value)
+    response.headers.extend([(name, value) for low, name, value in _HEADERS if low not in present])
     if g.get("holds_edit_key"):
         response.headers["Cache-Control"] = "no-store"
     if response.mimetype == "application/json" and "content-disposition" not in present:

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import sqlalchemy as sa
+from cryptography.fernet import Fernet
 from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.web.device import DeviceKey
+from scorekeeper.web.device import DeviceKey, seal, unseal
 from tests.support.apps import held_key
 
 COOKIE_AT_MOST = 300
@@ -79,3 +81,24 @@ def test_an_older_sessions_keys_move_from_the_cookie_to_the_rows(
 def device_of(client: FlaskClient) -> str:
     with client.session_transaction() as session:
         return str(session["device"])
+
+
+def test_a_sealed_key_is_decrypted_once_and_only_with_its_secret(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The rubber page unseals the phone's key on every request: once per key is enough."""
+    secret, other = Fernet.generate_key().decode(), Fernet.generate_key().decode()
+    sealed = seal(secret, "k" * 43)
+    decrypted: list[str] = []
+    decrypt = Fernet.decrypt
+
+    def counted(self: Fernet, token: bytes | str, ttl: int | None = None) -> bytes:
+        decrypted.append(str(token))
+        return decrypt(self, token, ttl)
+
+    monkeypatch.setattr(Fernet, "decrypt", counted)
+    assert [unseal(secret, sealed) for _ in range(5)] == ["k" * 43] * 5
+    assert len(decrypted) == 1
+    assert unseal(other, sealed) is None  # the same row under another phone's secret
+    assert unseal(secret, sealed[:-4] + "AAAA") is None  # a row changed
+    assert len(decrypted) == 3

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 
 from scorekeeper import create_app
 from scorekeeper.web import limits
@@ -147,3 +147,31 @@ def test_under_ci_servers_sharing_the_work_need_redis(
     with servers.shared_limits(tmp_path, 2) as shared:
         assert shared["RATELIMIT_STORAGE_URI"] == "redis://127.0.0.1:1"
         assert shared["RATELIMIT_KEY_PREFIX"].startswith("test-")
+
+
+def test_only_a_limited_view_pays_for_the_limits(
+    limited_app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The limiter's work is done by the limited views alone.
+
+    A page that is not limited never reaches it (docs/performance.md); the limited ones still
+    count."""
+    from flask_limiter import Limiter
+
+    asked: list[str] = []
+    identify = Limiter.identify_request
+
+    def counted(self: Limiter) -> str:
+        asked.append(request.path)
+        return identify(self)
+
+    monkeypatch.setattr(Limiter, "identify_request", counted)
+    client = limited_app.test_client()
+    rubber = client.post("/api/v1/rubbers", json={}).get_json()
+    assert set(asked) == {"/api/v1/rubbers"}
+    for path in (f"/r/{rubber['id']}", "/", f"/api/v1/rubbers/{rubber['id']}", "/history"):
+        assert client.get(path).status_code == 200, path
+    assert set(asked) == {"/api/v1/rubbers"}
+    for _ in range(RUBBERS_PER_MINUTE - 1):
+        assert client.post("/rubbers").status_code == 302
+    assert client.post("/rubbers").status_code == 429
