@@ -47,12 +47,17 @@ class Facts:
     """This phone's edit key of the rubber as its row keeps it (web.device.opened reads it)."""
 
 
+_QUERIES = {style: PAGE_QUERY.format(mark=mark) for style, mark in (("qmark", "?"), ("", "%s"))}
+"""PAGE_QUERY with the driver's mark for its parameters: SQLite's ``?``, psycopg's ``%s``."""
+
+
 def page_facts(rubber_id: str, device: str) -> Facts | None:
-    mark = "?" if db.engine.dialect.paramstyle == "qmark" else "%s"
-    connection = db.engine.raw_connection()  # from the pool, and back to it (rolled back)
+    engine = db.engine
+    query = _QUERIES["qmark" if engine.dialect.paramstyle == "qmark" else ""]
+    connection = engine.raw_connection()  # from the pool, and back to it (rolled back)
     try:
         cursor = connection.cursor()
-        cursor.execute(PAGE_QUERY.format(mark=mark), (device, device, rubber_id))
+        cursor.execute(query, (device, device, rubber_id))
         found = cursor.fetchone()
         cursor.close()
     finally:

@@ -106,7 +106,9 @@ def _kept_page(rubber_id: str) -> Response:
     etag = answer.etag if answer is not None else facts.etag(answer_key)
     if request.if_none_match.contains_weak(etag):
         headers = (
-            answer.headers if answer is not None else page_cache.validators(etag, found.updated_at)
+            answer.headers
+            if answer is not None
+            else page_cache.validators(etag, found.updated_at, edit_key is not None)
         )
         return Response(status=304, headers=headers)
     if answer is None:
@@ -155,7 +157,10 @@ def _answer(
         if rubber.version == render_key[1]:
             cache.keep(render_key, page, parts)
     return page_cache.Answer(
-        page.encode(), version, etag, page_cache.validators(etag, found.updated_at)
+        page.encode(),
+        version,
+        etag,
+        page_cache.validators(etag, found.updated_at, edit_key is not None),
     )
 
 

@@ -73,15 +73,17 @@ class Answer:
 GZIP_ENCODING = ("Content-Encoding", "gzip")
 
 
-def validators(etag: str, updated_at: datetime) -> list[tuple[str, str]]:
+def validators(etag: str, updated_at: datetime, holds_edit_key: bool) -> list[tuple[str, str]]:
     """The headers of a kept page's answer, its 304 too: what a browser asks again with.
 
     The weak ETag and the time of the page's version; the phone asks again before each use
-    (``no-cache``); the page differs by the encoding, the phone and the language."""
+    (``no-cache``), and no cache keeps a page that shows an edit key (``no-store``, as
+    web.security says for every such answer); the page differs by the encoding, the phone and
+    the language."""
     return [
         ("ETag", quote_etag(etag, weak=True)),
         ("Last-Modified", http_date(updated_at.replace(tzinfo=UTC))),
-        ("Cache-Control", "private, no-cache"),
+        ("Cache-Control", "no-store" if holds_edit_key else "private, no-cache"),
         ("Vary", "Accept-Encoding, Cookie, Accept-Language"),
     ]
 

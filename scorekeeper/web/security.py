@@ -147,7 +147,7 @@ def _headers(response: Response) -> Response:
     https, Strict-Transport-Security too: the phone comes back over https only."""
     present = {name.lower() for name, _ in response.headers.items()}
     response.headers.extend([(name, value) for low, name, value in _HEADERS if low not in present])
-    if g.get("holds_edit_key"):
+    if g.get("holds_edit_key") and response.headers.get("Cache-Control") != "no-store":
         response.headers["Cache-Control"] = "no-store"
     if response.mimetype == "application/json" and "content-disposition" not in present:
         # Opened in a browser's tab, an API answer is a file to save, never a page to render.

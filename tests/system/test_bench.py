@@ -79,3 +79,24 @@ def test_a_ratio_is_the_median_of_each_rounds_ratio() -> None:
     assert run._ratio([500, 600, 700], [1000, 1000, 1000]) == 0.6
     assert run._ratio([500, 300, 700], [1000, 1000, 1000]) == 0.5
     assert run._ratio([1, 3], [2, 2]) == 1.0
+
+
+def test_the_analysis_peak_is_its_own_process_s_not_its_parent_s() -> None:
+    """make bench runs the analyses in a child process: the peak it reports is the child's.
+
+    Linux carries getrusage's ru_maxrss over exec, so a child of a 200 MiB parent would report
+    200 MiB whatever it used itself."""
+    import subprocess
+    import sys
+
+    parent = bytearray(200 * 1024 * 1024)
+    parent[::4096] = b"\1" * len(parent[::4096])  # resident, page by page
+    child = subprocess.run(
+        [sys.executable, "-c", "from bench.analysis import resident_peak; print(resident_peak())"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=run.ROOT,
+    )
+    assert len(parent) == 200 * 1024 * 1024
+    assert 5 < float(child.stdout) < 150, child.stdout
