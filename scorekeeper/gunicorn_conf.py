@@ -19,8 +19,9 @@ from gunicorn.glogging import Logger
 if TYPE_CHECKING:
     from gunicorn.glogging import _AtomsDict  # types-gunicorn's, not gunicorn's
 
-EDIT_LINK = re.compile(r"(/[rg]/[^/?#\s]+/edit/)[^/?#\s\"]+")
-"""An edit link's path, whose last part is the key that lets a phone change a rubber or a group."""
+EDIT_LINK = re.compile(r"(/[rgb]/[^/?#\s]+/edit/)[^/?#\s\"]+")
+"""An edit link's path, whose last part is the key that lets a phone change a rubber, a group or a
+bidding game."""
 REDACTED = r"\1[redacted]"
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.servers import Stack, behind_proxy
 
-EDIT_PATH = re.compile(r"/[rg]/[^/]+/edit/([^/?\s\"]+)")
+EDIT_PATH = re.compile(r"/[rgb]/[^/]+/edit/([^/?\s\"]+)")
 
 
 @pytest.fixture
@@ -81,15 +81,19 @@ def test_edit_keys_stay_out_of_nginxs_log(stack: Stack) -> None:
     with stack.front.session() as phone:
         rubber = phone.post(f"{stack.url}/api/v1/rubbers", json={}, timeout=10).json()
         group = phone.post(f"{stack.url}/api/v1/groups", json={"name": "T"}, timeout=10).json()
-        for made in (rubber, group):
+        game = phone.post(
+            f"{stack.url}/api/v1/bidding", json={"players": ["A", "B", "C", "D"]}, timeout=10
+        ).json()
+        for made in (rubber, group, game):
             assert phone.get(made["edit_url"], timeout=10).status_code == 200
         phone.get(rubber["url"], headers={"Referer": rubber["edit_url"]}, timeout=10)
     for server in stack.servers:
         server.stop()  # flushes gunicorn's log
     logged = stack.front.access_log.read_text()
-    assert logged.count("/edit/[redacted]") == 3, logged
-    for made in (rubber, group):
+    assert logged.count("/edit/[redacted]") == 4, logged
+    for made in (rubber, group, game):
         assert made["edit_key"] not in logged
     assert not EDIT_PATH.findall(logged.replace("[redacted]", ""))
     gunicorn = "".join(server.log.read_text() for server in stack.servers)
-    assert rubber["edit_key"] not in gunicorn and group["edit_key"] not in gunicorn
+    for made in (rubber, group, game):
+        assert made["edit_key"] not in gunicorn

@@ -70,6 +70,7 @@ def test_settings_default_to_the_loopback_address_and_port_8000(
     [
         ("GET /r/abc/edit/KEY-1_x HTTP/1.1", "GET /r/abc/edit/[redacted] HTTP/1.1"),
         ("/g/abc/edit/KEY?next=/", "/g/abc/edit/[redacted]?next=/"),
+        ("GET /b/abc/edit/KEY-1_x HTTP/1.1", "GET /b/abc/edit/[redacted] HTTP/1.1"),
         ("https://x.example/prefix/r/a/edit/KEY", "https://x.example/prefix/r/a/edit/[redacted]"),
         ("/r/abc/hands", "/r/abc/hands"),
         ("/r/abc/hands/3/edit", "/r/abc/hands/3/edit"),
@@ -112,7 +113,10 @@ def test_make_serve_logs_every_request_and_no_edit_key(tmp_path: Path) -> None:
             group = phone.post(
                 f"{server.url}/api/v1/groups", json={"name": "Tasca"}, timeout=10
             ).json()
-            for made in (rubber, group):
+            game = phone.post(
+                f"{server.url}/api/v1/bidding", json={"players": ["A", "B", "C", "D"]}, timeout=10
+            ).json()
+            for made in (rubber, group, game):
                 assert made["edit_url"].startswith(server.url + "/")
                 opened = phone.get(made["edit_url"], allow_redirects=False, timeout=10)
                 assert opened.status_code == 302, opened.text[:300]
@@ -131,7 +135,7 @@ def test_make_serve_logs_every_request_and_no_edit_key(tmp_path: Path) -> None:
     assert "Using worker: gthread" in text
     assert len(re.findall(r"Booting worker with pid", text)) == 3, text[-3000:]
     assert re.search(r'"POST /api/v1/rubbers HTTP/1\.1" 201', text), text[-3000:]
-    for made, letter in ((rubber, "r"), (group, "g")):
+    for made, letter in ((rubber, "r"), (group, "g"), (game, "b")):
         line = f'"GET /{letter}/{made["id"]}/edit/[redacted] HTTP/1.1" 302'
         assert line in text, text[-3000:]
         assert made["edit_key"] not in text

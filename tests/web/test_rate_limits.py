@@ -175,3 +175,29 @@ def test_only_a_limited_view_pays_for_the_limits(
     for _ in range(RUBBERS_PER_MINUTE - 1):
         assert client.post("/rubbers").status_code == 302
     assert client.post("/rubbers").status_code == 429
+
+
+def test_every_door_that_starts_a_bidding_game_is_limited(limited_app: Flask) -> None:
+    """The bidding page's one-tap "same table again" and a group's new game count with the rest.
+
+    980 games in 30 s from one address went through POST /bidding before, with no limit."""
+    client = limited_app.test_client()
+    group = client.post("/api/v1/groups", json={"name": "Mesa"}).get_json()
+    assert client.get(f"/g/{group['id']}/edit/{group['edit_key']}").status_code == 302
+    players = ["Ana", "Bruno", "Carla", "Duarte"]
+    form = {f"player{seat}": name for seat, name in enumerate(players)} | {"target": "61"}
+    answers = []
+    for number in range(RUBBERS_PER_MINUTE):
+        if number % 3 == 0:
+            answers.append(client.post("/api/v1/bidding", json={"players": players}))
+        elif number % 3 == 1:
+            answers.append(client.post("/bidding"))
+        else:
+            answers.append(client.post(f"/g/{group['id']}/bidding/new", data=form))
+    assert all(answer.status_code in (201, 302) for answer in answers), [
+        answer.status_code for answer in answers
+    ]
+    for door in ("/bidding", f"/g/{group['id']}/bidding/new"):
+        assert client.post(door, data=form).status_code == 429, door
+    assert client.post("/api/v1/bidding", json={"players": players}).status_code == 429
+    assert client.post("/api/v1/rubbers", json={}).status_code == 201  # a count of its own
