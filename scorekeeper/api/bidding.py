@@ -81,6 +81,7 @@ def _no_store(response: Response) -> Response:
 
 ERROR_FIELDS: dict[type[Exception], str] = {
     rules.PlayersError: "players",
+    rules.RepeatedPlayerError: "players",
     rules.TargetError: "target",
     rules.BidError: "bid",
     rules.CardPointsError: "points",

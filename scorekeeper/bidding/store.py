@@ -61,10 +61,11 @@ def create_game(
     group_id: str | None = None,
     previous_id: str | None = None,
 ) -> tuple[BiddingGame, str]:
-    """Store a new game (the engine refuses a table it cannot seat).
+    """Store a new game (the engine refuses a table it cannot seat, or a name twice).
 
     Return it with its edit key, only ever known to its creator."""
     state = rules.new_game(len(players), target, first_dealer)
+    rules.check_names(players)
     edit_key = tokens.new_token()
     game = BiddingGame(
         id=tokens.new_token(),

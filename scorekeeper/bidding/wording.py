@@ -18,6 +18,11 @@ def seat_names(players: list[str]) -> list[str]:
 def engine_error(error: ValueError) -> str:
     """A refusal of the bidding engine as a sentence in the request's language."""
     value = getattr(error, "value", None)
+    if isinstance(error, rules.RepeatedPlayerError):
+        return _(
+            "%(name)s is at the table twice: each player needs a name of their own.",
+            name=str(value).strip(),
+        )
     if isinstance(error, rules.PlayersError):
         return _("Bidding Sueca is played by 4 to 6 players.")
     if isinstance(error, rules.TargetError):

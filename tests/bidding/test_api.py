@@ -172,6 +172,8 @@ def test_not_json_and_not_an_object(client: FlaskClient) -> None:
         ({"players": FIVE, "first_dealer": 5}, "first_dealer", "seat"),
         ({"players": [*FIVE[:4], "x" * 41]}, "players", "name_length"),
         ({"players": [*FIVE[:4], "a\x00b"]}, "players", "control_characters"),
+        ({"players": ["Ana", "Bruno", "ana", "Diego"]}, "players", "repeated_player"),
+        ({"players": ["Zé", "Bruno", " ZÉ ", "Diego"]}, "players", "repeated_player"),
     ],
 )
 def test_a_table_the_game_refuses_is_422(
@@ -289,3 +291,13 @@ def test_the_operations_are_in_the_openapi_document(client: FlaskClient) -> None
     assert bid["properties"]["bid"] | {"minimum": 61, "maximum": 120} == bid["properties"]["bid"]
     assert set(bid["required"]) == {"bidder", "bid", "partner"}
     assert schemas["BiddingPassed"]["required"] == ["passed"]
+
+
+def test_a_name_twice_is_refused_with_the_name(client: FlaskClient) -> None:
+    """The chips of two "Ana"s could not be told apart: the table is refused, saying who."""
+    body = {"players": ["Ana", "Bruno", "ana", "Diego"]}
+    refused = client.post("/api/v1/bidding", json=body, headers={"Accept-Language": "pt-PT"})
+    assert refused.status_code == 422
+    assert refused.get_json()["error"] == (
+        "ana está à mesa duas vezes: cada jogador precisa de um nome só seu."
+    )

@@ -322,3 +322,15 @@ def test_the_players_words_in_each_language(
     text = page(client, game_id, {"Accept-Language": accept})
     for word in words:
         assert word in text, word
+
+
+def test_a_name_twice_is_refused_by_the_new_game_form(app: Flask, client: FlaskClient) -> None:
+    """As the rubber's form does: two players called Ana could not be told apart on the chips."""
+    before = snapshot(app)
+    form = {f"player{seat}": name for seat, name in enumerate(["Ana", "Bruno", "ana", "Diego"])}
+    refused = client.post("/bidding/new", data=form, headers=PT)
+    assert refused.status_code == 422
+    assert errors(refused.get_data(as_text=True)) == [
+        "ana está à mesa duas vezes: cada jogador precisa de um nome só seu."
+    ]
+    assert snapshot(app) == before
