@@ -31,7 +31,7 @@ from scorekeeper.api.bidding_schemas import (
 )
 from scorekeeper.bidding import store, wording
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
-from scorekeeper.engine import CardError
+from scorekeeper.engine import CardError, bidding_names
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import read_card
 from scorekeeper.groups import bidding as group_bidding
@@ -81,7 +81,7 @@ def _no_store(response: Response) -> Response:
 
 ERROR_FIELDS: dict[type[Exception], str] = {
     rules.PlayersError: "players",
-    rules.RepeatedPlayerError: "players",
+    bidding_names.RepeatedPlayerError: "players",
     rules.TargetError: "target",
     rules.BidError: "bid",
     rules.CardPointsError: "points",

@@ -12,13 +12,21 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from scorekeeper.bidding import wording
 from scorekeeper.bidding.forms import PileForm
 from scorekeeper.bidding.views import editable_or_403
 from scorekeeper.engine import Card, CardError, Suit
 from scorekeeper.engine import bidding as rules
-from scorekeeper.engine.bidding_deck import card_points, deck, in_deck, pile_points
+from scorekeeper.engine.bidding_deck import (
+    PileError,
+    card_points,
+    deck,
+    in_deck,
+    pile_points,
+    won_pile_points,
+)
 from scorekeeper.web import wording as words
 
 bp = Blueprint("bidding_cards", __name__)
@@ -107,7 +115,20 @@ def count_pile(game_id: str) -> Any:
         form.cards.data = []
     cards, problems = picked(form.cards.data or [], players)
     total = pile_points(cards, players)
-    if form.action.data == "use" and not problems:
+    pile_error = None
+    if form.action.data in ("use", "count") and not problems:
+        try:
+            total = won_pile_points(cards, players)
+        except PileError as error:
+            pile_error = ngettext(
+                "%(num)s card: at a table of %(players)s, a pile holds %(players)s cards for each"
+                " trick it won.",
+                "%(num)s cards: at a table of %(players)s, a pile holds %(players)s cards for each"
+                " trick it won.",
+                error.value,
+                players=players,
+            )
+    if form.action.data == "use" and not problems and pile_error is None:
         return redirect(url_for("bidding.game", game_id=game.id, points=total, _anchor="record"))
     suits = grid(players)
     known = {cell.text for row in suits for cell in row.cells}
@@ -119,8 +140,9 @@ def count_pile(game_id: str) -> Any:
         problems=problems,
         strays=[text for text in problems if text not in known],
         count=len(cards),
+        pile_error=pile_error,
         total=total,
         other=rules.others_points(total),
         deck_points=rules.TOTAL_POINTS,
         deck_size=len(deck(players)),
-    ), (422 if problems else 200)
+    ), (422 if problems or pile_error else 200)

@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 
 from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
+from scorekeeper.engine import bidding_names as names
 
 
 def seat_names(players: list[str]) -> list[str]:
@@ -18,7 +19,7 @@ def seat_names(players: list[str]) -> list[str]:
 def engine_error(error: ValueError) -> str:
     """A refusal of the bidding engine as a sentence in the request's language."""
     value = getattr(error, "value", None)
-    if isinstance(error, rules.RepeatedPlayerError):
+    if isinstance(error, names.RepeatedPlayerError):
         return _(
             "%(name)s is at the table twice: each player needs a name of their own.",
             name=str(value).strip(),

@@ -18,8 +18,7 @@ the bid and every other player adds it. The worked example of RULES.md, 5 player
 from __future__ import annotations
 
 import enum
-import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .bidding_deck import deck
@@ -57,14 +56,6 @@ class PlayersError(BiddingError):
     """A table of fewer than 4 or more than 6 players."""
 
     code = "players"
-
-
-class RepeatedPlayerError(PlayersError):
-    """Two players of one table with one name: their chips could not be told apart.
-
-    ``value`` is the name as typed the second time."""
-
-    code = "repeated_player"
 
 
 class TargetError(BiddingError):
@@ -348,26 +339,6 @@ class BiddingState:
         """
         leaders = self.leaders
         return leaders[0] if len(leaders) == 1 else None
-
-
-def check_names(names: Sequence[str]) -> None:
-    """Raise :class:`RepeatedPlayerError` when two players share a name.
-
-    Names are matched as a table reads them: the spaces around, the case and the accents'
-    composition do not tell two players apart.
-
-    >>> check_names(["Ana", "Bruno", "Zé", "Duarte"])
-    >>> check_names(["Ana", "Bruno", " ANA", "Duarte"])
-    Traceback (most recent call last):
-    ...
-    scorekeeper.engine.bidding.RepeatedPlayerError: ' ANA' is at the table twice.
-    """
-    seen: set[str] = set()
-    for name in names:
-        key = unicodedata.normalize("NFC", name.strip().casefold())
-        if key in seen:
-            raise RepeatedPlayerError(name, f"{name!r} is at the table twice.")
-        seen.add(key)
 
 
 def new_game(players: int, target: int = DEFAULT_TARGET, first_dealer: int = 0) -> BiddingState:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from functools import cache
 
 from .cards import Card, CardError, Rank, Suit
@@ -100,3 +100,38 @@ def pile_points(cards: Iterable[Card], players: int) -> int:
         seen.add(card)
         total += card_points(card)
     return total
+
+
+class PileError(ValueError):
+    """A pile no deal makes.
+
+    Each trick is one card from each player, so a pile holds a multiple of the table's size, up to
+    the deck. ``value`` is the count of cards, ``players`` the table's."""
+
+    code = "pile"
+
+    def __init__(self, count: int, players: int) -> None:
+        self.value = count
+        self.players = players
+        super().__init__(
+            f"A pile of {count} cards: at a table of {players} a pile holds {players} cards for"
+            " each trick it won."
+        )
+
+
+def won_pile_points(cards: Sequence[Card], players: int) -> int:
+    """Return the card points of a pile of won tricks, once its size is one a deal can make.
+
+    Raise :class:`PileError` for any other size, and CardError as :func:`pile_points`.
+
+    >>> hearts = [Card.parse(text) for text in ("AH", "7H", "KH", "JH", "QH")]
+    >>> won_pile_points(hearts, 5)
+    30
+    >>> won_pile_points(hearts[:4], 5)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.engine.bidding_deck.PileError: A pile of 4 cards: at a table of 5 a pile holds 5 ...
+    """
+    if len(cards) % players or len(cards) > len(deck(players)):
+        raise PileError(len(cards), players)
+    return pile_points(cards, players)

@@ -83,3 +83,21 @@ def test_counting_needs_edit_rights_and_a_game_in_play(app: Flask, client: Flask
     finished = client.get(f"/b/{four}/count")
     assert finished.status_code == 302 and finished.headers["Location"] == f"/b/{four}"
     assert "já está ganho" in client.get(f"/b/{four}", headers=PT).get_data(as_text=True)
+
+
+def test_a_pile_no_deal_makes_is_refused(app: Flask, client: FlaskClient) -> None:
+    """A trick is one card from each player: at a table of 5 a pile holds 5, 10, 15 … cards."""
+    five = start(client)
+    before = snapshot(app)
+    seven = ["AH", "7H", "KH", "JH", "QH", "AS", "7S"]
+    refused = client.get(
+        f"/b/{five}/count", query_string={"cards": seven, "action": "use"}, headers=PT
+    )
+    assert refused.status_code == 422
+    text = refused.get_data(as_text=True)
+    assert "7 cartas: numa mesa de 5, um monte tem 5 cartas por cada vaza ganha" in text
+    assert re.search(r"data-total>51<", text)  # the count itself still shows
+    assert snapshot(app) == before
+    ten = [*seven, "KS", "JS", "QS"]
+    used = client.get(f"/b/{five}/count", query_string={"cards": ten, "action": "use"})
+    assert used.status_code == 302 and used.headers["Location"] == f"/b/{five}?points=60#record"
