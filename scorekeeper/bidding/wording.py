@@ -41,8 +41,8 @@ def engine_error(error: ValueError) -> str:
             return _("Card points go from 0 to 120, not %(value)s.", value=value)
         if error.reason == "one" and value == rules.TOTAL_POINTS - 1:
             return _(
-                "%(value)s is impossible: the other team would have 1 point, and no set of "
-                "cards is worth exactly 1.",
+                "%(value)s is impossible: the others would have 1 point, and no set of cards "
+                "is worth exactly 1.",
                 value=value,
             )
         if error.reason == "one":

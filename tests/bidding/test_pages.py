@@ -334,3 +334,24 @@ def test_a_name_twice_is_refused_by_the_new_game_form(app: Flask, client: FlaskC
         "ana está à mesa duas vezes: cada jogador precisa de um nome só seu."
     ]
     assert snapshot(app) == before
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("pt-PT", "119 é impossível: os outros ficariam com 1 ponto"),
+        ("pt-BR", "119 é impossível: os outros ficariam com 1 ponto"),
+        ("en", "119 is impossible: the others would have 1 point"),
+    ],
+)
+def test_bidding_speaks_of_the_others_not_of_a_pair(
+    client: FlaskClient, language: str, said: str
+) -> None:
+    """Bidding Sueca has no pairs: the side against the bidder is "the others", as on its page."""
+    game_id = start(client)
+    form = {"bidder": "0", "bid": "70", "partner": "1", "points": "119", "action": "points"}
+    text = client.post(
+        f"/b/{game_id}/hands", data=form, headers={"Accept-Language": language}
+    ).get_data(as_text=True)
+    assert said in text
+    assert "dupla" not in text and "equipa" not in text and "other team" not in text
