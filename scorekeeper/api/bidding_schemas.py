@@ -72,9 +72,10 @@ class BiddingNewGame(_Body):
         json_schema_extra={"minimum": rules.MIN_TARGET, "maximum": rules.MAX_TARGET},
     )
     first_dealer: Seat = 0
-    group: Annotated[str, StringConstraints(pattern=TOKEN)] | None = Field(
+    group: Annotated[str, Field(json_schema_extra={"pattern": TOKEN})] | None = Field(
         default=None,
-        description="The group the game joins, with the group's key in X-Group-Key.",
+        description="The group the game joins, with the group's key in X-Group-Key (an id of any"
+        " other shape names no group: 404, as for a rubber).",
     )
 
 

@@ -301,3 +301,19 @@ def test_a_name_twice_is_refused_with_the_name(client: FlaskClient) -> None:
     assert refused.get_json()["error"] == (
         "ana está à mesa duas vezes: cada jogador precisa de um nome só seu."
     )
+
+
+@pytest.mark.parametrize("group", ["../x", "no-such-group", "a" * 80])
+def test_a_group_that_is_not_one_is_404_as_for_a_rubber(
+    app: Flask, client: FlaskClient, group: str
+) -> None:
+    """An id of any other shape names no group: the rubbers' answer, not "control characters"."""
+    before = snapshot(app)
+    body = {"players": FIVE, "group": group}
+    found = assert_error(
+        client.post("/api/v1/bidding", json=body, headers=EN), 404, "group", "no_group"
+    )
+    assert found["error"] == "There is no group with this id."
+    rubber = client.post("/api/v1/rubbers", json={"group": group}, headers=EN)
+    assert (rubber.status_code, rubber.get_json()["code"]) == (404, "no_group")
+    assert snapshot(app) == before
