@@ -180,6 +180,7 @@ def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | N
         names=names,
         summaries={result.number: wording.hand_summary(result, names) for result in state.hands},
         signed=wording.signed,
+        tie_note=wording.tie_note(state, names),
         form=form if can_edit else None,
         can_edit=can_edit,
         edit_key=edit_key,

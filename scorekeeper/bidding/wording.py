@@ -4,11 +4,12 @@ Refusals, conflicts and what each hand did, the same words for the pages and the
 
 from __future__ import annotations
 
+from babel.lists import format_list
+from flask_babel import get_locale
 from flask_babel import gettext as _
 
-from scorekeeper.engine import CardError
+from scorekeeper.engine import CardError, bidding_names
 from scorekeeper.engine import bidding as rules
-from scorekeeper.engine import bidding_names as names
 
 
 def seat_names(players: list[str]) -> list[str]:
@@ -16,10 +17,23 @@ def seat_names(players: list[str]) -> list[str]:
     return [name or _("Player %(number)s", number=seat + 1) for seat, name in enumerate(players)]
 
 
+def tie_note(state: rules.BiddingState, names: list[str]) -> str | None:
+    """Why a game whose top score is past the target goes on: who is tied, on what."""
+    if not state.tied_at_target:
+        return None
+    return _(
+        "%(players)s are tied on %(points)s, the target of %(target)s reached: the game goes on "
+        "until one player is ahead alone.",
+        players=format_list([names[seat] for seat in state.leaders], locale=str(get_locale())),
+        points=max(state.scores),
+        target=state.table.target,
+    )
+
+
 def engine_error(error: ValueError) -> str:
     """A refusal of the bidding engine as a sentence in the request's language."""
     value = getattr(error, "value", None)
-    if isinstance(error, names.RepeatedPlayerError):
+    if isinstance(error, bidding_names.RepeatedPlayerError):
         return _(
             "%(name)s is at the table twice: each player needs a name of their own.",
             name=str(value).strip(),

@@ -331,6 +331,11 @@ class BiddingState:
         return tuple(seat for seat, score in enumerate(self.scores) if score == top)
 
     @property
+    def tied_at_target(self) -> bool:
+        """Whether the game goes on only because the top score past the target is shared."""
+        return not self.finished and len(self.leaders) > 1 and max(self.scores) >= self.table.target
+
+    @property
     def leader(self) -> int | None:
         """The seat ahead alone, if one is.
 

@@ -355,3 +355,21 @@ def test_bidding_speaks_of_the_others_not_of_a_pair(
     ).get_data(as_text=True)
     assert said in text
     assert "dupla" not in text and "equipa" not in text and "other team" not in text
+
+
+def test_a_tie_at_the_top_past_the_target_says_why_the_game_goes_on(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start(client, FIVE[:4], target="61")
+    answer = record(
+        client, game_id, bidder="0", bid="70", partner="1", points="30", action="points"
+    )
+    assert answer.status_code == 302
+    assert game_of(app, game_id).scores == [-70, -70, 70, 70]
+    text = page(client, game_id)
+    assert not game_of(app, game_id).finished
+    assert "Carla e Duarte empatam com 70, atingido o objetivo de 61: o jogo continua até " in text
+    english = page(client, game_id, {"Accept-Language": "en"})
+    assert "Carla and Duarte are tied on 70, the target of 61 reached: the game goes on " in (
+        english
+    )
