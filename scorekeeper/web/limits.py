@@ -82,7 +82,7 @@ def _checked_only_where_limited(app: Flask, limiter: Limiter) -> None:
     it, it adds the RateLimit headers (off here) and deducts conditional costs (none here), and at
     the end it empties its context, which lives on the request's own context. The limited views'
     wrappers (below) check their limits, so a page that is not limited pays nothing for them
-    (docs/performance.md, "What the request path costs")."""
+    (docs/performance.md, "The request path of the third round")."""
 
     def its_own(hook: Any) -> bool:
         bound_to = (
