@@ -21,7 +21,6 @@ from tests.support.apps import fresh_app
 ROOT = Path(__file__).resolve().parent.parent
 PURE = {
     "tests/engine": "the engine imports no database (tests/engine/test_quality.py)",
-    "scorekeeper/engine": "the engine's doctests, as its tests",
     "tests/analysis/test_work.py": "an analysis computed from a card record, with no queue",
     "tests/test_architecture.py": "reads the package's source and imports",
     "tests/web/test_catalogues.py": "reads the translation catalogues",
@@ -69,7 +68,7 @@ _PURE: set[str] = set()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the engine's tests pure; on PostgreSQL (DATABASE_URL), run no pure test.
+    """Mark the pure tests (PURE, and every doctest); on PostgreSQL (DATABASE_URL), run none.
 
     A pure test runs the same on any database, so SQLite's run is enough for it."""
     for item in items:

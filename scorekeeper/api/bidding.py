@@ -31,9 +31,10 @@ from scorekeeper.api.bidding_schemas import (
 )
 from scorekeeper.bidding import store, wording
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
-from scorekeeper.engine import CardError, bidding_names
+from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import read_card
+from scorekeeper.engine.names import RepeatedPlayerError
 from scorekeeper.groups import bidding as group_bidding
 from scorekeeper.groups import statistics
 from scorekeeper.groups import store as group_store
@@ -81,7 +82,7 @@ def _no_store(response: Response) -> Response:
 
 ERROR_FIELDS: dict[type[Exception], str] = {
     rules.PlayersError: "players",
-    bidding_names.RepeatedPlayerError: "players",
+    RepeatedPlayerError: "players",
     rules.TargetError: "target",
     rules.BidError: "bid",
     rules.CardPointsError: "points",

@@ -12,7 +12,6 @@ from typing import Any
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from flask_babel import ngettext
 
 from scorekeeper.bidding import wording
 from scorekeeper.bidding.forms import PileForm
@@ -120,14 +119,7 @@ def count_pile(game_id: str) -> Any:
         try:
             total = won_pile_points(cards, players)
         except PileError as error:
-            pile_error = ngettext(
-                "%(num)s card: at a table of %(players)s, a pile holds %(players)s cards for each"
-                " trick it won.",
-                "%(num)s cards: at a table of %(players)s, a pile holds %(players)s cards for each"
-                " trick it won.",
-                error.value,
-                players=players,
-            )
+            pile_error = wording.engine_error(error)
     if form.action.data == "use" and not problems and pile_error is None:
         return redirect(url_for("bidding.game", game_id=game.id, points=total, _anchor="record"))
     suits = grid(players)

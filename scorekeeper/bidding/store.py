@@ -17,7 +17,7 @@ from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.bidding.models import BiddingGame, BiddingHand, BiddingWriteKey, DeviceBidding
 from scorekeeper.engine import bidding as rules
-from scorekeeper.engine import bidding_names
+from scorekeeper.engine import names
 from scorekeeper.extensions import db
 from scorekeeper.web import tokens
 from scorekeeper.web.columns import WRITE_KEY_LENGTH, utcnow
@@ -66,7 +66,7 @@ def create_game(
 
     Return it with its edit key, only ever known to its creator."""
     state = rules.new_game(len(players), target, first_dealer)
-    bidding_names.check_names(players)
+    names.check_names(players)
     edit_key = tokens.new_token()
     game = BiddingGame(
         id=tokens.new_token(),

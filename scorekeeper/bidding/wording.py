@@ -5,11 +5,13 @@ Refusals, conflicts and what each hand did, the same words for the pages and the
 from __future__ import annotations
 
 from babel.lists import format_list
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
-from scorekeeper.engine import CardError, bidding_names
+from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
+from scorekeeper.engine.bidding_deck import PileError
+from scorekeeper.engine.names import RepeatedPlayerError
 
 
 def seat_names(players: list[str]) -> list[str]:
@@ -33,13 +35,22 @@ def tie_note(state: rules.BiddingState, names: list[str]) -> str | None:
 def engine_error(error: ValueError) -> str:
     """A refusal of the bidding engine as a sentence in the request's language."""
     value = getattr(error, "value", None)
-    if isinstance(error, bidding_names.RepeatedPlayerError):
+    if isinstance(error, RepeatedPlayerError):
         return _(
             "%(name)s is at the table twice: each player needs a name of their own.",
             name=str(value).strip(),
         )
     if isinstance(error, rules.PlayersError):
         return _("Bidding Sueca is played by 4 to 6 players.")
+    if isinstance(error, PileError):
+        return ngettext(
+            "%(num)s card: at a table of %(players)s, a pile holds %(players)s cards for each"
+            " trick it won.",
+            "%(num)s cards: at a table of %(players)s, a pile holds %(players)s cards for each"
+            " trick it won.",
+            error.value,
+            players=error.players,
+        )
     if isinstance(error, rules.TargetError):
         return _("The target is a whole number of points from 50 to 2000.")
     if isinstance(error, rules.UnknownSeatError):

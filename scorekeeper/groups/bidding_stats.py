@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from scorekeeper.groups.statistics import player_key
+from scorekeeper.engine.names import player_key
 
 
 @dataclass

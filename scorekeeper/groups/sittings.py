@@ -13,9 +13,10 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 
 from scorekeeper import engine
+from scorekeeper.engine.names import player_key
 from scorekeeper.extensions import db
 from scorekeeper.groups.ratings import at_or_after, before
-from scorekeeper.groups.statistics import SEATS, player_key, seat_names
+from scorekeeper.groups.statistics import SEATS, seat_names
 from scorekeeper.rubbers.models import Rubber
 
 SITTING_GAP = timedelta(hours=3)

@@ -8,7 +8,6 @@ database keeps these seat records on every write (``groups.seats``) and counts t
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -16,18 +15,9 @@ from typing import Protocol
 from openskill.models import PlackettLuce
 
 from scorekeeper import engine
+from scorekeeper.engine.names import player_key
 
 SEATS = 4
-
-
-def player_key(name: str | None) -> str:
-    """How names are matched: surrounding spaces dropped, case folded, accents composed.
-
-    >>> player_key("  Zé ") == player_key("ZÉ") == "zé"
-    True
-    """
-    text = unicodedata.normalize("NFC", name or "").strip()
-    return unicodedata.normalize("NFC", text.casefold())
 
 
 def seat_names(players: Sequence[str | None] | None) -> list[str]:

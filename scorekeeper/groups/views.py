@@ -26,6 +26,7 @@ from sqlalchemy.orm import selectinload
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper import engine
+from scorekeeper.engine.names import player_key
 from scorekeeper.extensions import db
 from scorekeeper.groups import charts, sittings, statistics
 from scorekeeper.groups import store as group_store
@@ -177,7 +178,7 @@ def stats(group_id: str) -> str:
 @bp.get("/g/<group_id>/player")
 def player(group_id: str) -> str:
     group = _group_or_404(group_id)
-    key = statistics.player_key(request.args.get("name", "")[: 3 * 40])
+    key = player_key(request.args.get("name", "")[: 3 * 40])
     stats = group_store.stats(group.id)
     found = stats.players.get(key)
     if found is None:
@@ -232,13 +233,13 @@ def new_rubber(group_id: str) -> Any:
                 if started is not None:
                     return started
             status = 422
-    seated = {statistics.player_key(getattr(form, f"player{seat}").data) for seat in range(SEATS)}
+    seated = {player_key(getattr(form, f"player{seat}").data) for seat in range(SEATS)}
     names = group_store.known_names(group.id)
     return render_template(
         "groups/new_rubber.html",
         group=group,
         form=form,
-        names=[(name, statistics.player_key(name) in seated) for name in names],
+        names=[(name, player_key(name) in seated) for name in names],
     ), status
 
 

@@ -12,6 +12,7 @@ from flask.testing import FlaskClient
 from openskill.models import PlackettLuce
 
 from scorekeeper import engine
+from scorekeeper.engine.names import player_key
 from scorekeeper.extensions import db
 from scorekeeper.groups import sittings, statistics
 from scorekeeper.groups import store as group_store
@@ -158,7 +159,7 @@ def test_the_cache_equals_a_full_recompute_from_the_hands(app: Flask, group: str
 
 def test_names_match_without_case_spaces_or_accent_forms() -> None:
     decomposed = "Jose\u0301"
-    assert statistics.player_key(" JOSÉ ") == statistics.player_key(decomposed) == "josé"
+    assert player_key(" JOSÉ ") == player_key(decomposed) == "josé"
     assert statistics.repeated_name(["Ana", "", "", " ANA"]) == "ANA"
     assert statistics.repeated_name(["Ana", "", "", None]) is None
 
