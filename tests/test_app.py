@@ -6,6 +6,7 @@ import os
 import re
 import sqlite3
 from collections.abc import Iterator
+from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
@@ -209,6 +210,44 @@ def test_forms_need_the_real_csrf_token(csrf_app: Flask) -> None:
     with csrf_app.app_context():
         rubber = db.session.get(Rubber, page.rsplit("/", 1)[-1])
         assert rubber is not None and rubber.games0 == 1
+
+
+class _PostForms(HTMLParser):
+    """Each form that posts, with the csrf_token values of its hidden fields."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.forms: list[list[str]] = []
+        self._in_post = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        found = dict(attrs)
+        if tag == "form":
+            self._in_post = (found.get("method") or "get").lower() == "post"
+            if self._in_post:
+                self.forms.append([])
+        elif tag == "input" and self._in_post and found.get("name") == "csrf_token":
+            self.forms[-1].append(found.get("value") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "form":
+            self._in_post = False
+
+
+def test_every_form_that_posts_carries_the_sessions_token(csrf_app: Flask) -> None:
+    """The forms carry the token CSRFProtect checks: none checks one of its own (web.forms)."""
+    client = csrf_app.test_client()
+    token = _token(client.get("/").get_data(as_text=True))
+    rubber = client.post("/rubbers", data={"csrf_token": token}).location
+    group = client.post("/groups/new", data={"csrf_token": token, "name": "Café Central"})
+    assert group.status_code == 302, group.get_data(as_text=True)
+    pages = ["/", "/rubbers/new", rubber, "/bidding/new", "/groups/new", group.location]
+    for page in pages:
+        parser = _PostForms()
+        parser.feed(client.get(page).get_data(as_text=True))
+        assert parser.forms, page
+        for carried in parser.forms:
+            assert carried == [token], (page, carried)
 
 
 def test_csrf_token_outlives_a_four_hour_sitting(

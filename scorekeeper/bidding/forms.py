@@ -215,8 +215,5 @@ class PileForm(Form):
 
     A GET form, since counting changes nothing, so no CSRF token."""
 
-    class Meta:
-        csrf = False
-
     cards = CardListField()
     action = HiddenField()

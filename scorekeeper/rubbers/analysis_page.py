@@ -130,7 +130,7 @@ def replay_address(rubber_id: str, form: ReplayForm) -> str:
 def replay(rubber_id: str) -> str:
     """The analysis of the record in the address; 404 unless it is one that can be analysed."""
     rubber = editable_or_403(rubber_id)
-    form = ReplayForm(formdata=request.args, meta={"csrf": False})
+    form = ReplayForm(formdata=request.args)
     trump = form.chosen_trump()
     if trump is None:
         abort(404)

@@ -34,9 +34,6 @@ class CardListField(Field):
 class CardsForm(Form):
     """Cards picked on the grid of the rubber's deck; a GET form, so no CSRF token."""
 
-    class Meta:
-        csrf = False
-
     cards = CardListField()
     action = HiddenField()
 

@@ -37,9 +37,16 @@ class _Translations:
 
 
 class Form(FlaskForm):
-    """The base of every form: messages from the app's own catalogues."""
+    """The base of every form: messages from the app's own catalogues.
+
+    No form checks a CSRF token of its own: Flask-WTF's CSRFProtect checks every POST of the
+    app before its view runs (``extensions.csrf``), and a page's forms carry the session's
+    token as ``csrf_token()`` gives it. A token field would sign a new token and check the
+    posted one a second time on every POST."""
 
     class Meta:
+        csrf = False
+
         def get_translations(self, form: Any) -> _Translations:
             return _Translations()
 

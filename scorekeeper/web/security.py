@@ -4,13 +4,17 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Iterable
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cachetools import TLRUCache
-from flask import Flask, Request, Response, current_app, g, has_request_context, request
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask import Flask, Request, Response, has_request_context, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIEnvironment
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
@@ -77,6 +81,18 @@ class SessionInterface(SecureCookieSessionInterface):
                 verified[key] = (now + min(VERIFIED_FOR, left), _copied(dict(session)))
         return session
 
+    def save_session(self, app: Flask, session: SessionMixin, response: Response) -> None:
+        """As Flask's, without working out the cookie's attributes when it is not sent.
+
+        Most answers send no cookie: the session was only read. They still say that they
+        differ by the cookie (``Vary``), unless the view said so itself."""
+        if session.modified or (session and self.should_set_cookie(app, session)):
+            super().save_session(app, session, response)
+        elif session.accessed:
+            said = {value.strip().lower() for value in response.headers.get("Vary", "").split(",")}
+            if "cookie" not in said:
+                response.vary.add("Cookie")
+
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(app.config["SESSION_COOKIE_SECURE"]) or request.is_secure
 
@@ -133,30 +149,49 @@ _HEADERS = tuple((name.lower(), name, value) for name, value in HEADERS)
 """HEADERS with each name in lower case, to compare with the view's own once per answer."""
 
 
+HOLDS_EDIT_KEY = "scorekeeper.holds_edit_key"
+"""The WSGI environ's mark of an answer that shows an edit key."""
+
+
 def holds_edit_key() -> None:
     """Mark this answer as one that shows an edit key (an edit link, the offline sync's key).
 
     No cache, the browser's included, may keep a copy of it (``Cache-Control: no-store``)."""
-    g.holds_edit_key = True
+    request.environ[HOLDS_EDIT_KEY] = True
 
 
-def _headers(response: Response) -> Response:
-    """Add each of HEADERS that the view did not set itself (one look at the headers for all).
+class FixedHeaders:
+    """WSGI middleware: each answer leaves with HEADERS, added as it starts.
 
-    Set no-store for an answer that shows an edit key; a JSON answer is an attachment; over
-    https, Strict-Transport-Security too: the phone comes back over https only."""
-    present = {name.lower() for name, _ in response.headers.items()}
-    response.headers.extend([(name, value) for low, name, value in _HEADERS if low not in present])
-    if g.get("holds_edit_key") and response.headers.get("Cache-Control") != "no-store":
-        response.headers["Cache-Control"] = "no-store"
-    if response.mimetype == "application/json" and "content-disposition" not in present:
-        # Opened in a browser's tab, an API answer is a file to save, never a page to render.
-        response.headers["Content-Disposition"] = 'attachment; filename="answer.json"'
+    Set once per answer on the plain list the server sends, after every view, error handler and
+    hook of the app: a view's own header of the same name is kept. An answer that shows an edit
+    key is ``no-store``; a JSON answer is an attachment; over https, Strict-Transport-Security
+    too: the phone comes back over https only. The scheme is read as the answer starts, after
+    werkzeug's ProxyFix has set it from the proxy's header."""
 
-    max_age = current_app.config["HSTS_MAX_AGE"]
-    if max_age and request.is_secure and "strict-transport-security" not in present:
-        response.headers.add("Strict-Transport-Security", f"max-age={int(max_age)}")
-    return response
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.wsgi_app = app.wsgi_app
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            present = {name.lower(): index for index, (name, _) in enumerate(headers)}
+            headers.extend((name, value) for low, name, value in _HEADERS if low not in present)
+            if environ.get(HOLDS_EDIT_KEY):
+                if "cache-control" in present:
+                    del headers[present["cache-control"]]
+                headers.append(("Cache-Control", "no-store"))
+            if "content-disposition" not in present and "content-type" in present:
+                if headers[present["content-type"]][1].split(";")[0] == "application/json":
+                    # Opened in a browser's tab, an API answer is a file to save, never a page.
+                    headers.append(("Content-Disposition", 'attachment; filename="answer.json"'))
+            max_age = self.app.config["HSTS_MAX_AGE"]
+            secure = environ.get("wsgi.url_scheme") == "https"
+            if max_age and secure and "strict-transport-security" not in present:
+                headers.append(("Strict-Transport-Security", f"max-age={int(max_age)}"))
+            return start_response(status, headers, exc_info)
+
+        return self.wsgi_app(environ, start)
 
 
 def _copied(value: Any) -> Any:
@@ -172,4 +207,4 @@ def init_app(app: Flask) -> None:
     app.session_interface = SessionInterface()
     # cachetools' time-aware LRU: the least recently seen forgotten first, each at its time.
     app.extensions["verified_sessions"] = TLRUCache(VERIFIED_KEPT, _until, timer=time.monotonic)
-    app.after_request(_headers)
+    app.wsgi_app = FixedHeaders(app)  # type: ignore[method-assign]
