@@ -20,7 +20,7 @@ from pydantic_core import PydanticCustomError
 from scorekeeper.api.operations import ETAG, IF_NONE_MATCH, NOT_MODIFIED
 from scorekeeper.engine import Suit
 from scorekeeper.engine import bidding as rules
-from scorekeeper.web.columns import NAME_LENGTH, TOKEN_LENGTH, WRITE_KEY_LENGTH
+from scorekeeper.web.columns import NAME_LENGTH, TOKEN_LENGTH, VERSION_MAX, WRITE_KEY_LENGTH
 
 PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 """Names and keys are stored: no control characters (PostgreSQL refuses NUL)."""
@@ -87,7 +87,7 @@ class BiddingWrite(_Body):
         description="An idempotency key: the same key with the same body returns the first "
         "answer; with another body, 409.",
     )
-    version: Annotated[int, Field(ge=1)] | None = Field(
+    version: Annotated[int, Field(ge=1, le=VERSION_MAX)] | None = Field(
         default=None, description="The game's version the client last saw: 409 if it changed."
     )
 
@@ -177,8 +177,8 @@ def parse(model: type[Model], body: Mapping[str, Any]) -> Model:
         if field == "key":
             message = _("The key must have 1 to %(count)s characters.", count=WRITE_KEY_LENGTH)
             raise Refused(400, message, field, "type") from None
-        if field == "version" and kind == "greater_than_equal":
-            message = _("The version is a whole number from 1.")
+        if field == "version" and kind in ("greater_than_equal", "less_than_equal"):
+            message = _("The version is a whole number from 1 to %(most)s.", most=VERSION_MAX)
             raise Refused(422, message, field, "version") from None
         if field == "called":
             message = _("Each card must be written as text, like 7H.")
@@ -252,7 +252,7 @@ STATE = {
         "leader": NULLABLE_SEAT,
         "finished": {"type": "boolean"},
         "winner": NULLABLE_SEAT,
-        "version": {"type": "integer", "minimum": 1},
+        "version": {"type": "integer", "minimum": 1, "maximum": VERSION_MAX},
         "group": {"type": ["string", "null"]},
         "hands": {"type": "array", "items": HAND_STATE},
     },

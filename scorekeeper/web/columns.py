@@ -10,6 +10,8 @@ WRITE_KEY_LENGTH = 100
 """The longest idempotency key a write may carry."""
 TOKEN_LENGTH = 43
 """An id or a key: 32 random bytes in URL-safe base64."""
+VERSION_MAX = 2**31 - 1
+"""The largest version a rubber or game can reach: what its INTEGER column holds everywhere."""
 
 
 def has_control(text: str) -> bool:

@@ -493,6 +493,24 @@ def test_stale_version_is_409_and_stores_nothing(
     add(client, rubber, {"points": [70, 50], "version": after["version"]})
 
 
+def test_a_version_no_rubber_can_reach_is_refused_as_such(
+    client: FlaskClient, rubber: dict[str, Any], english: Any
+) -> None:
+    """A version past what the column holds is a wrong version (422), not another phone (409)."""
+    before = state(client, rubber)
+    for version in (2**31, 10**20):
+        response = client.post(
+            hands_url(rubber), json={"points": [70, 50], "version": version}, headers=key_of(rubber)
+        )
+        body = assert_error(response, 422, "version")
+        assert (body["code"], body["error"]) == (
+            "version",
+            "The version is a whole number from 1 to 2147483647.",
+        )
+    assert state(client, rubber) == before
+    add(client, rubber, {"points": [70, 50], "version": rubber["version"]})
+
+
 def test_every_write_bumps_the_version(client: FlaskClient, rubber: dict[str, Any]) -> None:
     versions = [rubber["version"]]
     versions.append(add(client, rubber, {"points": [70, 50]})["version"])

@@ -236,6 +236,20 @@ def test_idempotency_keys_and_versions(app: Flask, client: FlaskClient) -> None:
     add(client, game, {"passed": True, "version": 2})
 
 
+def test_a_version_no_game_can_reach_is_refused_as_such(app: Flask, client: FlaskClient) -> None:
+    """A version past what the column holds is a wrong version (422), not another phone (409)."""
+    game = create(client)
+    before = snapshot(app)
+    for version in (2**31, 10**20):
+        body = {"passed": True, "version": version}
+        response = client.post(
+            f"/api/v1/bidding/{game['id']}/hands", json=body, headers=key_of(game)
+        )
+        answer = assert_error(response, 422, "version", "version")
+        assert answer["error"] == "The version is a whole number from 1 to 2147483647."
+    assert snapshot(app) == before
+
+
 def test_replace_and_undo(app: Flask, client: FlaskClient) -> None:
     game = create(client, {"players": FIVE[:4], "target": 100})
     add(client, game, {"bidder": 0, "bid": 70, "partner": 2, "made": True})

@@ -10,6 +10,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
 from tests.browser.test_offline import go_offline, go_online, wait_until_kept
 from tests.browser.test_one_thumb import Thumb, measure, too_small
 
@@ -123,6 +124,35 @@ def test_every_tap_target_is_at_least_48_px(
     )
     assert not offenders, "\n".join(f"{where}: {target}" for where, target in offenders)
     assert overflow <= 0, f"the page scrolls sideways by {overflow} px"
+
+
+ROLES_ON_ONE_LINE = """() => [...document.querySelectorAll(".player-score .role")].map((role) => {
+  const cell = role.closest(".player-score").getBoundingClientRect();
+  const box = role.getBoundingClientRect();
+  return {text: role.textContent, lines: role.getClientRects().length,
+          inside: box.left >= cell.left && box.right <= cell.right};
+})"""
+
+
+def test_the_dealer_and_first_bidder_tags_stay_on_one_line(live_server: str, browser: Any) -> None:
+    """The dealer's and the first bidder's tags each on one line, inside the seat's box.
+
+    "dá" and "licita primeiro" (pt-BR "primeiro lance"), on 390 and 360 px phones, six long names
+    in three columns."""
+    names = ["Conceição", "Albuquerque", "Maria da Graça", "Bartolomeu", "Filomena", "Sebastião"]
+    for width, locale in ((390, "pt-PT"), (360, "pt-BR"), (360, "pt-PT")):
+        context = browser.new_context(**{**PHONE, "viewport": {"width": width, "height": 800}})
+        phone = context.new_page()
+        phone.set_extra_http_headers({"Accept-Language": locale})
+        phone.goto(live_server + "/bidding/new")
+        for seat, name in enumerate(names):
+            phone.locator(f"[name=player{seat}]").fill(name)
+        phone.locator("form button.primary[type=submit]").tap()
+        expect(phone).to_have_url(PAGE)
+        roles = phone.evaluate(ROLES_ON_ONE_LINE)
+        assert len(roles) == 2, roles
+        assert all(role["lines"] == 1 and role["inside"] for role in roles), (width, locale, roles)
+        context.close()
 
 
 def test_a_follower_sees_a_new_hand_without_reloading(

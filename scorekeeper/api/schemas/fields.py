@@ -23,7 +23,7 @@ from scorekeeper.api.schemas.reading import (
 )
 from scorekeeper.rubbers import store
 from scorekeeper.web import wording
-from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, has_control
+from scorekeeper.web.columns import NAME_LENGTH, VERSION_MAX, WRITE_KEY_LENGTH, has_control
 
 
 def values(kind: Any) -> tuple[Any, ...]:
@@ -120,7 +120,8 @@ def key(problem: Refused) -> ApiError:
 def version(problem: Refused) -> ApiError:
     if not is_whole(problem.value):
         return whole_number(problem)
-    return ApiError(422, _("The version is a whole number from 1."), problem.label, "version")
+    message = _("The version is a whole number from 1 to %(most)s.", most=VERSION_MAX)
+    return ApiError(422, message, problem.label, "version")
 
 
 def spoiled(problem: Refused) -> ApiError:
@@ -325,7 +326,11 @@ Key = Annotated[
 ]
 Version = Annotated[
     int,
-    Field(ge=1, description="The rubber's version the client last saw: 409 if it has changed."),
+    Field(
+        ge=1,
+        le=VERSION_MAX,
+        description="The rubber's version the client last saw: 409 if it has changed.",
+    ),
     Says(version),
 ]
 HandKind = Annotated[HandKindName, Says(kind, missing=kind)]
