@@ -125,6 +125,10 @@
     if (trump) {
       body.trump = trump.value;
     }
+    var called = field("called").value.trim();
+    if (called) {
+      body.called = called;
+    }
     var label = text(bidder.closest("label")) + " " + bid + " · " + text(partner.closest("label")) +
       " · " + (action === "points" ? body.points : text(submitter));
     return { body: body, label: label };
@@ -134,6 +138,7 @@
     form.querySelectorAll("input[type=radio]").forEach(function (box) { box.checked = false; });
     field("other_bid").value = "";
     field("points").value = "";
+    field("called").value = "";
   }
 
   function keep(hand) {

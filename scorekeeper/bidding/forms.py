@@ -17,7 +17,9 @@ from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3
 from wtforms.validators import AnyOf, Length, NumberRange, Optional, ValidationError
 
 from scorekeeper.bidding import wording
+from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
+from scorekeeper.engine.bidding_deck import read_card
 from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
 from scorekeeper.web.forms import Form, VersionedForm, printable, strip
 
@@ -42,6 +44,10 @@ class _Whole(NumberRange):
             return
         if not self.min <= field.data <= self.max:
             raise ValidationError(str(self.message) % {"min": self.min, "max": self.max})
+
+
+MAX_CARD_TEXT = 4
+"""The longest card as written (``10H``), with room for one stray character."""
 
 
 def _within(low: int, high: int) -> _Whole:
@@ -140,10 +146,22 @@ class HandForm(VersionedForm):
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
     trump = RadioField(_l("Trump (trunfo)"), choices=SUITS, validators=[Optional()], default=None)
+    called = StringField(
+        _l("Called card (carta pedida)"),
+        validators=[
+            Optional(),
+            Length(max=MAX_CARD_TEXT, message=_l("At most %(max)d characters.")),
+        ],
+        filters=[strip],
+        render_kw={"autocomplete": "off", "autocapitalize": "characters", "placeholder": "AH"},
+    )
     key = _write_key()
+    players = rules.MIN_PLAYERS
+    """The seats of the game the form is for: the deck the called card is read in."""
 
     def seat(self, names: list[str]) -> None:
         """Offer the game's players as bidders and partners (and the bidder alone)."""
+        self.players = len(names)
         seats = [SelectChoice(str(seat), name) for seat, name in enumerate(names)]
         self.bidder.choices = seats
         self.partner.choices = [*seats, SelectChoice(ALONE, _l("alone (sozinho)"))]
@@ -164,6 +182,19 @@ class HandForm(VersionedForm):
         return not (self.bidder.errors or self.bid.errors or self.partner.errors) and not (
             self.points.errors
         )
+
+    def validate_called(self, field: StringField) -> None:
+        if field.data and self.action.data != "passed":  # a hand all passed calls no card
+            try:
+                read_card(field.data, self.players)
+            except CardError as error:
+                raise ValidationError(wording.engine_error(error)) from None
+
+    def called_card(self) -> str | None:
+        """The called card as the game keeps it (``AH``), or None: none for a hand all passed."""
+        if self.action.data == "passed" or not self.called.data:
+            return None
+        return str(read_card(self.called.data, self.players))
 
     def validate_bidder(self, field: RadioField) -> None:
         self._at_the_table(field, "bidder")
@@ -196,8 +227,6 @@ class UndoForm(VersionedForm):
     key = _write_key()
 
 
-MAX_CARD_TEXT = 4
-"""The longest card as written (``10H``), with room for one stray character."""
 MAX_PICKED = 48
 """More values than the largest deck holds are not a person tapping: the rest are ignored."""
 

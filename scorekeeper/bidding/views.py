@@ -204,7 +204,7 @@ def record_hand(game_id: str) -> Any:
         try:
             written = store.write(
                 game.id,
-                store.append_hand(form.engine_hand(), form.trump.data or None),
+                store.append_hand(form.engine_hand(), form.trump.data or None, form.called_card()),
                 key=form.key.data or None,
                 body=request.form.to_dict(),
                 version=form.stored_version(),
@@ -280,7 +280,9 @@ def edit_hand(game_id: str, number: int) -> Any:
         try:
             store.write(
                 game.id,
-                store.replace_hand(number, form.engine_hand(), form.trump.data or None),
+                store.replace_hand(
+                    number, form.engine_hand(), form.trump.data or None, form.called_card()
+                ),
                 key=form.key.data or None,
                 body=request.form.to_dict(),
                 version=form.stored_version(),
@@ -326,3 +328,4 @@ def _fill(form: HandForm, row: Any) -> None:
     form.points.data = row.points
     form.action.data = "points" if row.points is not None else ("made" if row.made else "failed")
     form.trump.data = row.trump
+    form.called.data = row.called

@@ -86,7 +86,9 @@ def engine_error(error: ValueError) -> str:
     if isinstance(error, rules.TooManyHandsError):
         return _("A game holds at most %(count)s hands.", count=rules.MAX_HANDS)
     if isinstance(error, CardError):
-        return _("%(card)s is not a card of this deck.", card=error.text)
+        if not error.text.strip():
+            return _("Write the called card as its rank then its suit, like AH.")
+        return _("%(card)s is not a card of this deck.", card=error.text.strip())
     return str(error)
 
 

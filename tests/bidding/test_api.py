@@ -129,6 +129,30 @@ def test_a_value_the_game_refuses_is_422_and_stores_nothing(
 
 
 @pytest.mark.parametrize(
+    ("called", "said"),
+    [
+        ("", "Escreva a carta pedida com o valor e o naipe, por exemplo AH."),
+        ("  ", "Escreva a carta pedida com o valor e o naipe, por exemplo AH."),
+        ("8H", "8H não é uma carta deste baralho."),
+        ("ZZ", "ZZ não é uma carta deste baralho."),
+    ],
+)
+def test_a_called_card_refused_names_what_was_wrong(
+    app: Flask, client: FlaskClient, called: str, said: str
+) -> None:
+    game = create(client)
+    before = snapshot(app)
+    body = {"bidder": 0, "bid": 70, "partner": 1, "made": True, "called": called}
+    response = client.post(
+        f"/api/v1/bidding/{game['id']}/hands",
+        json=body,
+        headers={**key_of(game), "Accept-Language": "pt-PT"},
+    )
+    assert assert_error(response, 422, "called", "card")["error"] == said
+    assert snapshot(app) == before
+
+
+@pytest.mark.parametrize(
     ("body", "field"),
     [
         ({"bidder": True, "bid": 70, "partner": 1, "points": 80}, "bidder"),

@@ -226,6 +226,42 @@ def test_double_taps_and_stale_pages(app: Flask, client: FlaskClient) -> None:
     assert "Outra pessoa registou uma mão" in page(client, game_id)
 
 
+def test_the_page_records_the_called_card_and_the_edit_page_changes_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    game_id = start(client, FIVE[:4])
+    answer = record(
+        client, game_id, bidder="0", bid="70", partner="2", action="made", called=" ah "
+    )
+    assert answer.status_code == 302
+    state = client.get(f"/api/v1/bidding/{game_id}").get_json()
+    assert state["hands"][0]["called"] == "AH"
+    edit = client.get(f"/b/{game_id}/hands/1/edit", headers=PT).get_data(as_text=True)
+    assert re.search(r'name="called"[^>]*value="AH"', edit), edit
+    changed = client.post(
+        f"/b/{game_id}/hands/1/edit",
+        data={"bidder": "0", "bid": "70", "partner": "2", "action": "made", "called": "7s"},
+    )
+    assert changed.status_code == 302
+    assert client.get(f"/api/v1/bidding/{game_id}").get_json()["hands"][0]["called"] == "7S"
+
+
+@pytest.mark.parametrize(
+    ("called", "said"), [("9C", "9C não é uma carta deste baralho."), ("XX", "XX não é")]
+)
+def test_a_called_card_not_in_the_deck_is_refused_on_the_page(
+    app: Flask, client: FlaskClient, called: str, said: str
+) -> None:
+    game_id = start(client, FIVE[:4])
+    before = snapshot(app)
+    response = record(
+        client, game_id, bidder="0", bid="70", partner="2", action="made", called=called
+    )
+    assert response.status_code == 422
+    assert any(said in error for error in errors(response.get_data(as_text=True)))
+    assert snapshot(app) == before
+
+
 def test_undo_and_edit(app: Flask, client: FlaskClient) -> None:
     game_id = start(client, FIVE[:4], target="100")
     record(client, game_id, bidder="0", bid="70", partner="2", action="made")
