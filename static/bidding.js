@@ -57,6 +57,19 @@
   var page = form.getAttribute("data-page");
   var sending = null;
   var retry = null;
+  // The engine's outlook of the game (engine/bidding_outlook.py): the page's scores, each
+  // outcome's share of the bid by seat, and who deals and bids first in each next hand.
+  var outlook = JSON.parse(form.getAttribute("data-outlook") || "null");
+  var names = JSON.parse(form.getAttribute("data-names") || "[]");
+  var heading = document.querySelector("[data-heading]");
+  var seats = document.querySelectorAll(".player-score");
+  var dealsTag = document.querySelector(".role-deals");
+  var opensTag = document.querySelector(".role-opens");
+  var undoPanel = document.querySelector("[data-undo-panel]");
+  var undoButton = document.querySelector("[data-undo-button]");
+  var undoNote = document.querySelector("[data-undo-note]");
+  var undoLabel = undoButton ? undoButton.textContent : "";
+  var serverHands = undoPanel ? !undoPanel.hidden : false;
 
   function load() {
     try {
@@ -161,8 +174,73 @@
     show();
   }
 
+  function fill(message, values) {
+    return message.replace(/\{(\w+)\}/g, function (whole, name) { return values[name]; });
+  }
+
+  function signed(points) {
+    return points < 0 ? "\u2212" + (-points) : String(points);
+  }
+
+  // The hands the page's score walks: those waiting, up to a refused one.
+  function waiting(items) {
+    var hands = [];
+    for (var i = 0; i < items.length && items[i].state === "waiting"; i += 1) {
+      hands.push(items[i].body);
+    }
+    return hands;
+  }
+
+  // The score, the hand's number, the dealer and the first bidder as the waiting hands will
+  // make them, marked as not yet sent; the server scores each again as it arrives.
+  function project(items) {
+    if (!outlook || !heading) {
+      return;
+    }
+    var hands = waiting(items);
+    var scores = outlook.scores.slice();
+    hands.forEach(function (body) {
+      if (body.passed) {
+        return;
+      }
+      var made = typeof body.made === "boolean" ? body.made : body.points >= body.bid;
+      var share = outlook.shares[body.bidder + " " + body.partner + " " + (made ? "made" : "failed")];
+      (share || []).forEach(function (part, seat) { scores[seat] += part * body.bid; });
+    });
+    var deal = outlook.deals[Math.min(hands.length, outlook.deals.length - 1)];
+    seats.forEach(function (seat, index) {
+      seat.querySelector(".points").textContent = signed(scores[index]);
+      seat.classList.toggle("unsent", hands.length > 0);
+    });
+    if (dealsTag && opensTag) {
+      seats[deal[0]].querySelector(".roles").appendChild(dealsTag);
+      seats[deal[1]].querySelector(".roles").appendChild(opensTag);
+    }
+    heading.textContent = fill(heading.getAttribute("data-heading"), {
+      number: outlook.hand + hands.length, player: names[deal[0]], opener: names[deal[1]]
+    });
+  }
+
+  // With hands on the phone, the undo button discards the last of them: it never reached the
+  // server, so undoing there would take back the hand before it.
+  function offerUndo(items) {
+    if (!undoButton) {
+      return;
+    }
+    undoPanel.hidden = !items.length && !serverHands;
+    undoButton.textContent = items.length
+      ? fill(undoButton.getAttribute("data-msg-discard"), { number: lastNumber(items) })
+      : undoLabel;
+  }
+
+  function lastNumber(items) {
+    return (outlook ? outlook.hand : 1) + items.length - 1;
+  }
+
   function show() {
     var items = load();
+    project(items);
+    offerUndo(items);
     list.textContent = "";
     items.forEach(function (item) {
       var row = template.content.firstElementChild.cloneNode(true);
@@ -310,11 +388,29 @@
     });
   });
 
-  // Undo needs the server: offline, a hand not yet sent is discarded from the list instead.
+  // Undo: a hand still on the phone is discarded there; one on the server needs the network.
+  // Either way the answer is said beside the button.
   document.addEventListener("submit", function (event) {
-    if (event.target.matches("form[data-undo]") && !navigator.onLine) {
+    if (!event.target.matches("form[data-undo]")) {
+      return;
+    }
+    var items = load();
+    if (items.length) {
       event.preventDefault();
-      say(panel.getAttribute("data-msg-undo-offline"));
+      var last = items[items.length - 1];
+      if (sending === last.key) {
+        return; // on its way: the page shows the server's answer in a moment
+      }
+      var number = lastNumber(items);
+      items.pop();
+      save(items);
+      undoNote.textContent = fill(undoNote.getAttribute("data-msg-discarded"), { number: number });
+      say("");
+      return;
+    }
+    if (!navigator.onLine) {
+      event.preventDefault();
+      undoNote.textContent = panel.getAttribute("data-msg-undo-offline");
     }
   });
 

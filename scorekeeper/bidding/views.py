@@ -26,6 +26,7 @@ from scorekeeper.bidding import store, wording
 from scorekeeper.bidding.forms import ALONE, HandForm, NewGameForm, UndoForm
 from scorekeeper.bidding.models import BiddingGame
 from scorekeeper.engine import bidding as rules
+from scorekeeper.engine import bidding_outlook
 from scorekeeper.extensions import db
 from scorekeeper.web import security
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
@@ -189,6 +190,7 @@ def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | N
         else None,
         share_url=url_for(".game", game_id=game.id, _external=True),
         quick_bids=rules.QUICK_BIDS,
+        outlook=bidding_outlook.outlook(state) if can_edit and not state.finished else None,
     )
 
 

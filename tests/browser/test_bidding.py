@@ -203,3 +203,61 @@ def test_hands_recorded_offline_are_sent_once(live_server: str, phone: Any) -> N
     state = phone.context.request.get(f"{live_server}/api/v1/bidding/{game_id}").json()
     assert [hand["kind"] for hand in state["hands"]] == ["bid", "passed"]
     assert state["scores"] == [0, 70, 70, 0, 0]
+
+
+def test_offline_the_page_counts_the_waiting_hands_and_undo_discards_them(
+    live_server: str, phone: Any
+) -> None:
+    """Offline, the page follows the hands waiting, and undo discards the last of them.
+
+    The scores, the hand's number, the dealer and the first bidder move with each waiting hand;
+    undo names the waiting hand, discards it, and says so beside its button."""
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    name_the_table(live_server, phone)
+    game_id = PAGE.search(phone.url).group(1)  # type: ignore[union-attr]
+    wait_until_kept(phone)
+    heading = phone.locator("#record h2")
+    chip(phone, "Quem licitou", "Bruno").tap()
+    chip(phone, "Quanto", "70").tap()
+    chip(phone, "Parceiro", "Carla").tap()
+    phone.get_by_role("button", name="Fez", exact=True).tap()
+    expect(heading).to_have_text("Mão 2: dá Bruno, licita primeiro Carla")
+    assert scores(phone) == ["0", "70", "70", "0", "0"]
+
+    go_offline(phone)
+    chip(phone, "Quem licitou", "Ana").tap()
+    chip(phone, "Quanto", "80").tap()
+    chip(phone, "Parceiro", "sozinho").tap()
+    phone.get_by_role("button", name="Não fez", exact=True).tap()
+    expect(phone.locator(".pending-hand")).to_have_count(1)
+    expect(heading).to_have_text("Mão 3: dá Carla, licita primeiro Duarte")
+    assert scores(phone) == ["\u221280", "150", "150", "80", "80"]
+    expect(phone.locator(".player-score.unsent")).to_have_count(5)
+    expect(phone.locator(".player-score", has_text="Carla").locator(".role-deals")).to_have_count(1)
+    expect(phone.locator(".player-score", has_text="Duarte").locator(".role-opens")).to_have_count(
+        1
+    )
+
+    phone.get_by_text("Anular a última mão").tap()
+    button = phone.locator("[data-undo-button]")
+    expect(button).to_have_text("Sim, descartar a mão 2, ainda não enviada")
+    button.tap()
+    note = phone.locator("[data-undo-note]")
+    expect(note).to_have_text("Mão 2 descartada: nunca foi enviada.")
+    expect(phone.locator(".pending-hand")).to_have_count(0)
+    expect(heading).to_have_text("Mão 2: dá Bruno, licita primeiro Carla")
+    assert scores(phone) == ["0", "70", "70", "0", "0"]
+    gap = phone.evaluate(
+        """() => document.querySelector("[data-undo-note]").getBoundingClientRect().top
+              - document.querySelector("[data-undo-button]").getBoundingClientRect().bottom"""
+    )
+    assert 0 <= gap <= 48, f"the note is {gap} px from the button"
+
+    # Nothing waiting, no network: undo of a hand on the server waits, and says so there.
+    expect(button).to_have_text("Sim, anular a mão 1")
+    button.tap()
+    expect(note).to_contain_text("Sem rede")
+    go_online(phone)
+    state = phone.context.request.get(f"{live_server}/api/v1/bidding/{game_id}").json()
+    assert [hand["kind"] for hand in state["hands"]] == ["bid"]
