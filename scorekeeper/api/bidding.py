@@ -286,7 +286,7 @@ def _write(
         if isinstance(error, KeyError | IndexError):
             raise
         raise Refused(404, _("There is no bidding game with this id."), None, "no_game") from None
-    answer = jsonify(written.response or game_json(written.game, written.state))
+    answer = jsonify(written.response or game_json(written.row, written.state))
     if written.repeated:
         answer.headers["Idempotent-Replayed"] = "true"
     return answer, written.status

@@ -143,7 +143,7 @@ def _write(
         if isinstance(error, KeyError | IndexError):
             raise
         raise access.no_rubber() from None
-    response = written.response or rubber_json(written.rubber, written.state)
+    response = written.response or rubber_json(written.row, written.state)
     answer = jsonify(response)
     if written.repeated:
         answer.headers["Idempotent-Replayed"] = "true"

@@ -9,34 +9,25 @@ names the version it saw is refused once the game has moved on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper.bidding.models import BiddingGame, BiddingHand, BiddingWriteKey, DeviceBidding
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine import names
 from scorekeeper.extensions import db
-from scorekeeper.web import tokens
-from scorekeeper.web.columns import WRITE_KEY_LENGTH, utcnow
+from scorekeeper.web import grants, tokens, writes
+from scorekeeper.web.columns import utcnow
+
+Conflict = writes.Conflict
+"""A write refused because of the game's state: ``stale``, ``key_reused``, ``busy``,
+``ends_early`` or ``no_hands`` (answered with 409)."""
 
 
-class Conflict(Exception):
-    """A write refused because of the game's state, not the input: answered with 409.
-
-    ``code`` is ``stale``, ``key_reused``, ``busy``, ``ends_early`` or ``no_hands``.
-    """
-
-    def __init__(self, code: str) -> None:
-        self.code = code
-        super().__init__(code)
-
-
-def get(game_id: str) -> BiddingGame | None:
-    """The game with this id, if the id could be one."""
-    return db.session.get(BiddingGame, game_id) if tokens.is_token(game_id) else None
+GRANTS: grants.Granted[BiddingGame] = grants.Granted(BiddingGame, DeviceBidding, "game_id")
+"""Which devices may change a game (web.grants)."""
+get = GRANTS.get
+grant = GRANTS.grant
+can_edit = GRANTS.can_edit
 
 
 def key_matches(game: BiddingGame, key: str | None) -> bool:
@@ -86,20 +77,6 @@ def create_game(
     return game, edit_key
 
 
-def grant(device: str, game: BiddingGame) -> None:
-    """Remember that this device may change the game (it holds the edit link)."""
-    if db.session.get(DeviceBidding, (device, game.id)) is None:
-        db.session.add(DeviceBidding(device=device, game_id=game.id, created_at=game.created_at))
-        try:
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()  # the same link opened twice at once: granted by the other
-
-
-def can_edit(device: str | None, game: BiddingGame) -> bool:
-    return bool(device) and db.session.get(DeviceBidding, (device, game.id)) is not None
-
-
 def latest_of(device: str | None) -> BiddingGame | None:
     """The game this device started or joined last: the table the home page starts again."""
     if not device:
@@ -120,17 +97,11 @@ def next_game_of(game: BiddingGame) -> BiddingGame | None:
     ).scalar_one_or_none()
 
 
-@dataclass(frozen=True)
-class Written:
-    """The answer to a write: the new state, or the first answer to a repeated key."""
-
-    game: BiddingGame
-    state: rules.BiddingState
-    status: int
-    response: dict[str, Any] | None
-    repeated: bool = False
-
-
+GAMES: writes.Versioned[BiddingGame, rules.BiddingState] = writes.Versioned(
+    BiddingGame, BiddingWriteKey, "game_id", refresh
+)
+"""What the write core needs of a game (web.writes)."""
+Written = writes.Written[BiddingGame, rules.BiddingState]
 Change = Callable[[BiddingGame], rules.BiddingState]
 Respond = Callable[[BiddingGame, rules.BiddingState], dict[str, Any]]
 
@@ -145,67 +116,16 @@ def write(
     status: int = 200,
     respond: Respond | None = None,
 ) -> Written:
-    """Run ``change`` on the game in one transaction, again when another write got there first.
+    """Run ``change`` on the game in one transaction (web.writes.write).
 
     Raises LookupError (no such game), :class:`Conflict` or the engine's ``BiddingError``;
     nothing is stored then.
     """
-    if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
-        raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
-    digest = tokens.body_hash(body)
-    for attempt in range(tokens.RETRIES):
-        try:
-            return _write_once(game_id, change, key, digest, version, status, respond, attempt)
-        except (StaleDataError, IntegrityError, OperationalError) as error:
-            db.session.rollback()
-            if isinstance(error, OperationalError) and not tokens.lost_a_race(error):
-                raise
-            if version is not None and isinstance(error, StaleDataError):
-                raise Conflict("stale") from error
-            if attempt == tokens.RETRIES - 1:
-                raise Conflict("busy") from error
-        except Exception:
-            db.session.rollback()
-            raise
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _write_once(
-    game_id: str,
-    change: Change,
-    key: str | None,
-    digest: str,
-    version: int | None,
-    status: int,
-    respond: Respond | None,
-    attempt: int,
-) -> Written:
-    if attempt:
-        db.session.expire_all()  # another write got there first: read everything again
-    game = get(game_id)
-    if game is None:
+    if not tokens.is_token(game_id):
         raise LookupError(game_id)
-    if key is not None:
-        seen = db.session.get(BiddingWriteKey, (game_id, key))
-        if seen is not None:
-            if seen.body_hash != digest:
-                raise Conflict("key_reused")
-            db.session.rollback()
-            return Written(game, game.state(), seen.status, seen.response, repeated=True)
-    if version is not None and version != game.version:
-        raise Conflict("stale")
-    state = change(game)
-    refresh(game, state)
-    db.session.flush()
-    response = respond(game, state) if respond else None
-    if key is not None:
-        db.session.add(
-            BiddingWriteKey(
-                game_id=game_id, key=key, body_hash=digest, status=status, response=response
-            )
-        )
-    db.session.commit()
-    return Written(game, state, status, response)
+    return writes.write(
+        GAMES, game_id, change, key=key, body=body, version=version, status=status, respond=respond
+    )
 
 
 def append_hand(hand: rules.BidHand, trump: str | None = None, called: str | None = None) -> Change:

@@ -39,18 +39,8 @@ KEYS = "bidding_keys"
 """Where a phone's session keeps the edit keys of its games (web.device.remember_key)."""
 
 
-def game_or_404(game_id: str) -> BiddingGame:
-    game = store.get(game_id)
-    if game is None:
-        abort(404)
-    return game
-
-
-def editable_or_403(game_id: str) -> BiddingGame:
-    game = game_or_404(game_id)
-    if not store.can_edit(current_device(), game):
-        abort(403)
-    return game
+game_or_404 = store.GRANTS.or_404
+editable_or_403 = store.GRANTS.editable_or_403
 
 
 @bp.route("/bidding/new", methods=["GET", "POST"])

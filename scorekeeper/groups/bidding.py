@@ -29,11 +29,7 @@ from scorekeeper.web.device import current_device, ensure_device, remember_key
 bp = Blueprint("group_bidding", __name__)
 
 
-def _group_or_404(group_id: str) -> Group:
-    group = group_store.get(group_id)
-    if group is None:
-        abort(404)
-    return group
+_group_or_404 = group_store.GRANTS.or_404
 
 
 def stats(group_id: str) -> bidding_stats.BiddingStats:

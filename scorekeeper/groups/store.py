@@ -35,6 +35,7 @@ from scorekeeper.groups.seats import refresh_seats as refresh_seats
 from scorekeeper.groups.totals import ALL, FINISHED, PLAYER_TOTALS, Totals, result_of, seats_table
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Rubber
+from scorekeeper.web import grants
 
 CHART_POINTS = 200
 """The rating chart shows a player's last rubbers, at most this many."""
@@ -55,8 +56,11 @@ def create_group(name: str, device: str | None = None) -> tuple[Group, str]:
     return group, key
 
 
-def get(group_id: str) -> Group | None:
-    return db.session.get(Group, group_id) if store.is_token(group_id) else None
+GRANTS: grants.Granted[Group] = grants.Granted(Group, DeviceGroup, "group_id", dated=False)
+"""Which devices may change a group (web.grants)."""
+get = GRANTS.get
+grant = GRANTS.grant
+can_edit = GRANTS.can_edit
 
 
 def key_matches(group: Group, key: str | None) -> bool:
@@ -64,16 +68,6 @@ def key_matches(group: Group, key: str | None) -> bool:
     if not key:
         return False
     return hmac.compare_digest(store.hash_key(key), group.edit_key_hash)
-
-
-def grant(device: str, group: Group) -> None:
-    if db.session.get(DeviceGroup, (device, group.id)) is None:
-        db.session.add(DeviceGroup(device=device, group_id=group.id))
-        db.session.commit()
-
-
-def can_edit(device: str | None, group: Group) -> bool:
-    return bool(device) and db.session.get(DeviceGroup, (device, group.id)) is not None
 
 
 def known_names(group_id: str, limit: int = 60) -> list[str]:

@@ -72,18 +72,8 @@ def sitting_count(rubber: Rubber) -> SittingCount:
     return SittingCount(place + 1, won)
 
 
-def _group_or_404(group_id: str) -> Group:
-    group = group_store.get(group_id)
-    if group is None:
-        abort(404)
-    return group
-
-
-def _editable_or_403(group_id: str) -> Group:
-    group = _group_or_404(group_id)
-    if not group_store.can_edit(current_device(), group):
-        abort(403)
-    return group
+_group_or_404 = group_store.GRANTS.or_404
+_editable_or_403 = group_store.GRANTS.editable_or_403
 
 
 def _place(group: Group, rubber_id: str) -> tuple[Any, Any] | None:

@@ -12,20 +12,17 @@ from __future__ import annotations
 import base64
 import hmac
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
 from blinker import Namespace
 from sqlalchemy import inspect
-from sqlalchemy.exc import IntegrityError, OperationalError
-from sqlalchemy.orm.exc import StaleDataError
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import DeviceRubber, Hand, Rubber, WriteKey
-from scorekeeper.web import tokens
-from scorekeeper.web.columns import WRITE_KEY_LENGTH, utcnow
+from scorekeeper.web import grants, tokens, writes
+from scorekeeper.web.columns import utcnow
 
 # Re-exported: the names the rubbers' callers use.
 from scorekeeper.web.tokens import (
@@ -50,13 +47,8 @@ from scorekeeper.web.tokens import (
     new_token as new_token,
 )
 
-
-class Conflict(Exception):
-    """A write refused because of the rubber's state, not the input: answered with 409."""
-
-    def __init__(self, code: str) -> None:
-        self.code = code
-        super().__init__(code)
+Conflict = writes.Conflict
+"""A write refused because of the rubber's state, not the input: answered with 409."""
 
 
 def key_matches(rubber: Rubber, key: str | None) -> bool:
@@ -159,16 +151,10 @@ def next_edit_key(previous_key: str) -> str:
     return base64.urlsafe_b64encode(digest[:24]).decode()
 
 
-def grant(device: str, rubber: Rubber) -> None:
-    """Remember that this device may edit the rubber (it holds the edit link)."""
-    if db.session.get(DeviceRubber, (device, rubber.id)) is None:
-        db.session.add(
-            DeviceRubber(device=device, rubber_id=rubber.id, created_at=rubber.created_at)
-        )
-        try:
-            db.session.commit()
-        except IntegrityError:
-            db.session.rollback()  # the same link opened twice at once: granted by the other
+GRANTS: grants.Granted[Rubber] = grants.Granted(Rubber, DeviceRubber, "rubber_id")
+"""Which devices may edit a rubber (web.grants)."""
+grant = GRANTS.grant
+can_edit = GRANTS.can_edit
 
 
 def next_rubber_of(rubber: Rubber) -> Rubber | None:
@@ -181,31 +167,15 @@ def next_rubber_of(rubber: Rubber) -> Rubber | None:
     ).scalar_one_or_none()
 
 
-def can_edit(device: str | None, rubber: Rubber) -> bool:
-    return bool(device) and db.session.get(DeviceRubber, (device, rubber.id)) is not None
-
-
-def lost_a_race(error: OperationalError) -> bool:
-    """Whether another write held the lock (SQLite) or won the race (PostgreSQL)."""
-    if getattr(error.orig, "sqlstate", None) in RACE_SQLSTATES:
-        return True
-    text = str(error.orig).lower()
-    return any(words in text for words in ("locked", "could not serialize", "deadlock detected"))
-
-
-@dataclass(frozen=True)
-class Written:
-    """The answer to a write: the new state, or the first answer to a repeated key."""
-
-    rubber: Rubber
-    state: engine.RubberState
-    status: int
-    response: dict[str, Any] | None
-    repeated: bool = False
-
-
+RUBBERS: writes.Versioned[Rubber, engine.RubberState] = writes.Versioned(
+    Rubber, WriteKey, "rubber_id", refresh
+)
+"""What the write core needs of a rubber (web.writes)."""
+Written = writes.Written[Rubber, engine.RubberState]
 Change = Callable[[Rubber], engine.RubberState]
 Respond = Callable[[Rubber, engine.RubberState], dict[str, Any]]
+check_key = writes.check_key
+lost_a_race = tokens.lost_a_race
 
 
 def write(
@@ -218,77 +188,21 @@ def write(
     status: int = 200,
     respond: Respond | None = None,
 ) -> Written:
-    """Run ``change`` on the rubber in one transaction, retrying when another write got there first.
+    """Run ``change`` on the rubber in one transaction (web.writes.write).
 
-    Raises :class:`Conflict` or the engine's ``ScoringError``; nothing is stored then.
+    Raises LookupError, :class:`Conflict` or the engine's ``ScoringError``; nothing is stored
+    then.
     """
-    check_key(key)
-    digest = body_hash(body)
-    for attempt in range(RETRIES):
-        try:
-            return _write_once(
-                rubber_id, change, key, digest, version, status, respond, fresh=attempt > 0
-            )
-        except (StaleDataError, IntegrityError, OperationalError) as error:
-            db.session.rollback()
-            if isinstance(error, OperationalError) and not lost_a_race(error):
-                raise
-            if version is not None and isinstance(error, StaleDataError):
-                raise Conflict("stale") from error
-            if attempt == RETRIES - 1:
-                raise Conflict("busy") from error
-        except Exception:
-            db.session.rollback()
-            raise
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def check_key(key: str | None) -> None:
-    if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
-        # Callers validate first; this keeps PostgreSQL from being the one to say it.
-        raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
-
-
-def _write_once(
-    rubber_id: str,
-    change: Change,
-    key: str | None,
-    digest: str,
-    version: int | None,
-    status: int,
-    respond: Respond | None,
-    *,
-    fresh: bool,
-) -> Written:
-    if fresh:
-        # Another write got there first: read everything again. The first attempt may use what
-        # this request has loaded already, since the rubber's version column refuses a write
-        # based on a stale read (StaleDataError, then this retry).
-        db.session.expire_all()
-    rubber = db.session.get(Rubber, rubber_id)
-    if rubber is None:
-        raise LookupError(rubber_id)
-    if key is not None:
-        seen = db.session.get(WriteKey, (rubber_id, key))
-        if seen is not None:
-            if seen.body_hash != digest:
-                raise Conflict("key_reused")
-            db.session.rollback()
-            return Written(rubber, rubber.state(), seen.status, seen.response, repeated=True)
-    if version is not None and version != rubber.version:
-        raise Conflict("stale")
-    state = change(rubber)
-    refresh(rubber, state)
-    db.session.flush()
-    response = respond(rubber, state) if respond else None
-    if key is not None:
-        db.session.add(
-            WriteKey(
-                rubber_id=rubber_id, key=key, body_hash=digest, status=status, response=response
-            )
-        )
-    db.session.commit()
-    return Written(rubber, state, status, response)
+    return writes.write(
+        RUBBERS,
+        rubber_id,
+        change,
+        key=key,
+        body=body,
+        version=version,
+        status=status,
+        respond=respond,
+    )
 
 
 def append_hand(

@@ -1,0 +1,68 @@
+"""Which phone may change what: the grant an edit link gives, and the lookups every page starts with.
+
+A rubber, a bidding game and a group are each changed only from a device (web.device) that
+opened its edit link, or started it: that device holds a grant, one row of the feature's grants
+table. :class:`Granted` names that table; its lookups answer 404 for an id that names nothing
+and 403 for a device without the grant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from flask import abort
+from sqlalchemy.exc import IntegrityError
+
+from scorekeeper.extensions import db
+from scorekeeper.web import tokens
+from scorekeeper.web.device import current_device
+
+RowT = TypeVar("RowT")
+"""What is granted (a rubber, a game, a group): a row with an ``id``."""
+
+
+@dataclass(frozen=True)
+class Granted(Generic[RowT]):
+    """The grants of one feature: ``model`` granted through the ``grants`` table.
+
+    The grants' primary key is the device then the row's id, named ``owner``. With ``dated``, a
+    grant keeps the row's ``created_at``: the phone's history lists what it holds by it."""
+
+    model: type[RowT]
+    grants: type[Any]
+    owner: str
+    dated: bool = True
+
+    def get(self, row_id: str) -> RowT | None:
+        """The row with this id, if the id could be one."""
+        return db.session.get(self.model, row_id) if tokens.is_token(row_id) else None
+
+    def or_404(self, row_id: str) -> RowT:
+        row = self.get(row_id)
+        if row is None:
+            abort(404)
+        return row
+
+    def editable_or_403(self, row_id: str) -> RowT:
+        """The row, if this request's device may change it (404 if none, 403 if not)."""
+        row = self.or_404(row_id)
+        if not self.can_edit(current_device(), row):
+            abort(403)
+        return row
+
+    def can_edit(self, device: str | None, row: RowT) -> bool:
+        found: Any = row
+        return bool(device) and db.session.get(self.grants, (device, found.id)) is not None
+
+    def grant(self, device: str, row: RowT) -> None:
+        """Remember that this device may change the row (it holds the edit link)."""
+        found: Any = row
+        if db.session.get(self.grants, (device, found.id)) is not None:
+            return
+        dated = {"created_at": found.created_at} if self.dated else {}
+        db.session.add(self.grants(device=device, **{self.owner: found.id}, **dated))
+        try:
+            db.session.commit()
+        except IntegrityError:
+            db.session.rollback()  # the same link opened twice at once: granted by the other

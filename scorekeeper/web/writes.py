@@ -1,0 +1,155 @@
+"""The versioned, idempotent write of every feature: a rubber, a bidding game, what comes next.
+
+A write runs a change on one row in one transaction and answers with the row's new state:
+
+- a write key (an idempotency key) seen before with the same body answers the first answer
+  again, marked repeated; with another body, :class:`Conflict` ``key_reused``;
+- a version the client last saw that is not the row's: ``stale``;
+- the row's version column (SQLAlchemy's ``version_id_col``) refuses a write based on a stale
+  read: the write reads again and tries again, up to ``tokens.RETRIES`` times, then ``busy``.
+
+Each store names what the write needs of its rows in a :class:`Versioned`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm.exc import StaleDataError
+
+from scorekeeper.extensions import db
+from scorekeeper.web import tokens
+from scorekeeper.web.columns import WRITE_KEY_LENGTH
+
+
+class Conflict(Exception):
+    """A write refused because of the row's state, not the input: answered with 409.
+
+    ``code`` is ``stale``, ``key_reused`` or ``busy`` here; a feature adds its own (a bidding
+    game's ``ends_early``, ``no_hands``)."""
+
+    def __init__(self, code: str) -> None:
+        self.code = code
+        super().__init__(code)
+
+
+RowT = TypeVar("RowT")
+"""A row a write changes (a rubber, a game): it has a ``version`` column, and a ``state()``
+the engine folds from it."""
+StateT = TypeVar("StateT")
+
+
+@dataclass(frozen=True)
+class Versioned(Generic[RowT, StateT]):
+    """What the write needs of one kind of row.
+
+    ``model`` and ``key_model`` are the row's table and its write keys' (whose primary key is
+    the row's id then the key); ``owner`` names the write key's column of the row's id;
+    ``refresh`` stores the new state's totals on the row."""
+
+    model: type[RowT]
+    key_model: type[Any]
+    owner: str
+    refresh: Callable[[RowT, StateT], None]
+
+
+@dataclass(frozen=True)
+class Written(Generic[RowT, StateT]):
+    """The answer to a write: the new state, or the first answer to a repeated key."""
+
+    row: RowT
+    state: StateT
+    status: int
+    response: dict[str, Any] | None
+    repeated: bool = False
+
+
+def check_key(key: str | None) -> None:
+    if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
+        # Callers validate first; this keeps PostgreSQL from being the one to say it.
+        raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
+
+
+def write(
+    kind: Versioned[RowT, StateT],
+    row_id: str,
+    change: Callable[[RowT], StateT],
+    *,
+    key: str | None = None,
+    body: Any = None,
+    version: int | None = None,
+    status: int = 200,
+    respond: Callable[[RowT, StateT], dict[str, Any]] | None = None,
+) -> Written[RowT, StateT]:
+    """Run ``change`` on the row in one transaction, again when another write got there first.
+
+    Raises LookupError (no such row), :class:`Conflict`, or what ``change`` raises (the
+    engine's refusals); nothing is stored then.
+    """
+    check_key(key)
+    digest = tokens.body_hash(body)
+    for attempt in range(tokens.RETRIES):
+        try:
+            return _write_once(kind, row_id, change, key, digest, version, status, respond, attempt)
+        except (StaleDataError, IntegrityError, OperationalError) as error:
+            db.session.rollback()
+            if isinstance(error, OperationalError) and not tokens.lost_a_race(error):
+                raise
+            if version is not None and isinstance(error, StaleDataError):
+                raise Conflict("stale") from error
+            if attempt == tokens.RETRIES - 1:
+                raise Conflict("busy") from error
+        except Exception:
+            db.session.rollback()
+            raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def _write_once(
+    kind: Versioned[RowT, StateT],
+    row_id: str,
+    change: Callable[[RowT], StateT],
+    key: str | None,
+    digest: str,
+    version: int | None,
+    status: int,
+    respond: Callable[[RowT, StateT], dict[str, Any]] | None,
+    attempt: int,
+) -> Written[RowT, StateT]:
+    if attempt:
+        # Another write got there first: read everything again. The first attempt may use what
+        # this request has loaded already, since the version column refuses a write based on a
+        # stale read (StaleDataError, then this retry).
+        db.session.expire_all()
+    row = db.session.get(kind.model, row_id)
+    if row is None:
+        raise LookupError(row_id)
+    current: Any = row  # its version and state, which a TypeVar cannot promise
+    if key is not None:
+        seen = db.session.get(kind.key_model, (row_id, key))
+        if seen is not None:
+            if seen.body_hash != digest:
+                raise Conflict("key_reused")
+            db.session.rollback()
+            return Written(row, current.state(), seen.status, seen.response, repeated=True)
+    if version is not None and version != current.version:
+        raise Conflict("stale")
+    state = change(row)
+    kind.refresh(row, state)
+    db.session.flush()
+    response = respond(row, state) if respond else None
+    if key is not None:
+        db.session.add(
+            kind.key_model(
+                **{kind.owner: row_id},
+                key=key,
+                body_hash=digest,
+                status=status,
+                response=response,
+            )
+        )
+    db.session.commit()
+    return Written(row, state, status, response)
