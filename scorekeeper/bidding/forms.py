@@ -14,66 +14,31 @@ from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3
     SelectField,
     StringField,
 )
-from wtforms.validators import AnyOf, Length, NumberRange, Optional, ValidationError
+from wtforms.validators import AnyOf, Length, Optional, ValidationError
 
 from scorekeeper.bidding import wording
 from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import read_card
-from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
-from scorekeeper.web.forms import Form, VersionedForm, printable, strip
+from scorekeeper.web.forms import (
+    SUIT_CHOICES,
+    Form,
+    VersionedForm,
+    choices,
+    name_field,
+    strip,
+    within,
+    write_key_field,
+)
 
 ALONE = "alone"
 """The partner choice of a bidder who called a card of their own hand."""
 HAND_ACTIONS = ("made", "failed", "points", "passed")
-SUITS = [
-    SelectChoice("C", _l("♣ clubs (paus)")),
-    SelectChoice("D", _l("♦ diamonds (ouros)")),
-    SelectChoice("H", _l("♥ hearts (copas)")),
-    SelectChoice("S", _l("♠ spades (espadas)")),
-]
-
-
-class _Whole(NumberRange):
-    """A range that says nothing of a box that held no number (the field said so).
-
-    Nor is it fooled by a number too large for a float."""
-
-    def __call__(self, form: Any, field: Any) -> None:
-        if field.data is None:
-            return
-        if not self.min <= field.data <= self.max:
-            raise ValidationError(str(self.message) % {"min": self.min, "max": self.max})
+SUITS = choices(SUIT_CHOICES)
 
 
 MAX_CARD_TEXT = 4
 """The longest card as written (``10H``), with room for one stray character."""
-
-
-def _within(low: int, high: int) -> _Whole:
-    return _Whole(min=low, max=high, message=_l("Type a whole number from %(min)s to %(max)s."))
-
-
-def _name(label: Any) -> StringField:
-    return StringField(
-        label,
-        validators=[
-            Optional(),
-            Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
-            printable,
-        ],
-        filters=[strip],
-    )
-
-
-def _write_key() -> HiddenField:
-    return HiddenField(
-        validators=[
-            Optional(),
-            Length(max=WRITE_KEY_LENGTH, message=_l("At most %(max)d characters.")),
-        ],
-        filters=[strip],
-    )
 
 
 class NewGameForm(Form):
@@ -81,16 +46,16 @@ class NewGameForm(Form):
 
     The boxes filled are the seats."""
 
-    player0 = _name(_l("Player 1"))
-    player1 = _name(_l("Player 2"))
-    player2 = _name(_l("Player 3"))
-    player3 = _name(_l("Player 4"))
-    player4 = _name(_l("Player 5"))
-    player5 = _name(_l("Player 6"))
+    player0 = name_field(_l("Player 1"))
+    player1 = name_field(_l("Player 2"))
+    player2 = name_field(_l("Player 3"))
+    player3 = name_field(_l("Player 4"))
+    player4 = name_field(_l("Player 5"))
+    player5 = name_field(_l("Player 6"))
     target = IntegerField(
         _l("Play to (points)"),
         default=rules.DEFAULT_TARGET,
-        validators=[Optional(), _within(rules.MIN_TARGET, rules.MAX_TARGET)],
+        validators=[Optional(), within(rules.MIN_TARGET, rules.MAX_TARGET)],
         render_kw={"inputmode": "numeric"},
     )
     first_dealer = SelectField(
@@ -136,13 +101,13 @@ class HandForm(VersionedForm):
     )
     other_bid = IntegerField(
         _l("Another bid"),
-        validators=[Optional(), _within(rules.MIN_BID, rules.MAX_BID)],
+        validators=[Optional(), within(rules.MIN_BID, rules.MAX_BID)],
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
     partner = RadioField(_l("Partner"), choices=[], validators=[Optional()], validate_choice=False)
     points = IntegerField(
         _l("Card points of the bidder's side"),
-        validators=[Optional(), _within(0, rules.TOTAL_POINTS)],
+        validators=[Optional(), within(0, rules.TOTAL_POINTS)],
         render_kw={"inputmode": "numeric", "pattern": "[0-9]*", "autocomplete": "off"},
     )
     trump = RadioField(_l("Trump (trunfo)"), choices=SUITS, validators=[Optional()], default=None)
@@ -155,7 +120,7 @@ class HandForm(VersionedForm):
         filters=[strip],
         render_kw={"autocomplete": "off", "autocapitalize": "characters", "placeholder": "AH"},
     )
-    key = _write_key()
+    key = write_key_field()
     players = rules.MIN_PLAYERS
     """The seats of the game the form is for: the deck the called card is read in."""
 
@@ -224,7 +189,7 @@ class HandForm(VersionedForm):
 class UndoForm(VersionedForm):
     """Undo the last hand: the version of the page it was sent from, and a write key."""
 
-    key = _write_key()
+    key = write_key_field()
 
 
 MAX_PICKED = 48

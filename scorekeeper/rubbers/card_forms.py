@@ -10,8 +10,7 @@ from wtforms import Field, HiddenField, RadioField, StringField
 from wtforms.validators import Optional
 
 from scorekeeper import engine
-from scorekeeper.rubbers.forms import choices, write_key_field
-from scorekeeper.web.forms import Form, VersionedForm
+from scorekeeper.web.forms import Form, VersionedForm, choices, write_key_field
 
 MAX_CARD_TEXT = 4
 """The longest card as written (``10H``), with room for one stray character."""

@@ -8,91 +8,33 @@ from typing import Any
 
 from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
-from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3, stubs 3.2
+from wtforms import (
     BooleanField,
     HiddenField,
     IntegerField,
     RadioField,
-    SelectChoice,
     SelectField,
-    StringField,
 )
 from wtforms.validators import (
     AnyOf,
-    Length,
-    NumberRange,
     Optional,
-    ValidationError,
 )
 
 from scorekeeper import engine
-from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
-from scorekeeper.web.forms import Form, VersionedForm, printable, strip
+from scorekeeper.web.forms import (
+    SUIT_CHOICES,
+    Form,
+    VersionedForm,
+    choices,
+    name_field,
+    within,
+    write_key_field,
+)
 from scorekeeper.web.wording import engine_error
-
-
-class InRange(NumberRange):
-    """A number range that says nothing when the box did not hold a number at all.
-
-    The field has already said so."""
-
-    # NumberRange's may be None; _within, which makes every InRange, gives all three.
-    min: int
-    max: int
-    message: str
-
-    def __call__(self, form: Any, field: Any) -> None:
-        if field.data is None:
-            return
-        # NumberRange checks through a float, which a typed 10**400 overflows.
-        if isinstance(field.data, int) and not self.min <= field.data <= self.max:
-            raise ValidationError(self.message % {"min": self.min, "max": self.max})
-        super().__call__(form, field)
-
-
-def _within(low: int, high: int) -> InRange:
-    return InRange(min=low, max=high, message=_l("Type a whole number from %(min)s to %(max)s."))
-
 
 AS_PRESET = ""
 RANDOM_DEALER = "random"
-SUIT_CHOICES = [
-    ("C", _l("♣ clubs (paus)")),
-    ("D", _l("♦ diamonds (ouros)")),
-    ("H", _l("♥ hearts (copas)")),
-    ("S", _l("♠ spades (espadas)")),
-]
-
-
-def choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
-    """WTForms choices from (value, label) pairs."""
-    return [SelectChoice(value, label) for value, label in pairs]
-
-
 HAND_ACTIONS = ("points", "tie", "revoke-0", "revoke-1", "spoiled", "bandeira-0", "bandeira-1")
-
-
-def write_key_field() -> HiddenField:
-    """The idempotency key of a form's write; blank is no key (``Optional`` stops on whitespace)."""
-    return HiddenField(
-        validators=[
-            Optional(),
-            Length(max=WRITE_KEY_LENGTH, message=_l("At most %(max)d characters.")),
-        ],
-        filters=[strip],
-    )
-
-
-def _name(label: Any) -> StringField:
-    return StringField(
-        label,
-        validators=[
-            Optional(),
-            Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
-            printable,
-        ],
-        filters=[strip],
-    )
 
 
 def _setting(label: Any, options: list[tuple[str, Any]]) -> SelectField:
@@ -112,12 +54,12 @@ def same_player(name: str | None) -> str:
 class NewRubberForm(Form):
     """Everything a rubber can be started with; left empty, the defaults of the preset."""
 
-    team0 = _name(_l("Team of seats 1 and 3"))
-    team1 = _name(_l("Team of seats 2 and 4"))
-    player0 = _name(_l("Seat 1"))
-    player1 = _name(_l("Seat 2"))
-    player2 = _name(_l("Seat 3"))
-    player3 = _name(_l("Seat 4"))
+    team0 = name_field(_l("Team of seats 1 and 3"))
+    team1 = name_field(_l("Team of seats 2 and 4"))
+    player0 = name_field(_l("Seat 1"))
+    player1 = name_field(_l("Seat 2"))
+    player2 = name_field(_l("Seat 3"))
+    player3 = name_field(_l("Seat 4"))
     first_dealer = SelectField(
         _l("First dealer"),
         choices=choices(
@@ -147,7 +89,7 @@ class NewRubberForm(Form):
         _l("Games to win the rubber"),
         validators=[
             Optional(),
-            _within(engine.rules.MIN_GAMES_TO_WIN, engine.rules.MAX_GAMES_TO_WIN),
+            within(engine.rules.MIN_GAMES_TO_WIN, engine.rules.MAX_GAMES_TO_WIN),
         ],
         render_kw={"inputmode": "numeric"},
     )
@@ -260,7 +202,7 @@ class HandForm(VersionedForm):
     )
     points = PointsField(
         _l("Card points"),
-        validators=[Optional(), _within(0, 120)],
+        validators=[Optional(), within(0, 120)],
         # A text box: a number box reads "60,5" its own way (605 in some locales).
         render_kw={"type": "text", "inputmode": "numeric", "autocomplete": "off"},
     )

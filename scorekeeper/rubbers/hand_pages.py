@@ -15,11 +15,12 @@ from flask_babel import gettext as _
 from scorekeeper import engine
 from scorekeeper.rubbers import analysis_page, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
-from scorekeeper.rubbers.forms import HandForm, choices
+from scorekeeper.rubbers.forms import HandForm
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.rubbers.views import bp
 from scorekeeper.web import wording
 from scorekeeper.web.device import current_device
+from scorekeeper.web.forms import choices
 
 
 @bp.get("/r/<rubber_id>/hands/<int:number>")

@@ -17,9 +17,10 @@ from flask_babel import gettext as _
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers.forms import AS_PRESET, NewRubberForm, choices
+from scorekeeper.rubbers.forms import AS_PRESET, NewRubberForm
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web.device import current_device
+from scorekeeper.web.forms import choices
 
 LOCALE_PRESETS = {"pt_BR": "brasil"}
 """The preset a phone new to the app starts on, by its language; Portugal's otherwise."""

@@ -26,10 +26,11 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import drawings, facts, hands, house_rules, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
-from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm, choices
+from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
+from scorekeeper.web.forms import choices
 
 bp = Blueprint("rubbers", __name__)
 

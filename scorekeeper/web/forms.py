@@ -7,10 +7,15 @@ from typing import Any
 from flask_babel import get_translations
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
-from wtforms import Field, HiddenField
-from wtforms.validators import Optional, ValidationError
+from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3, stubs 3.2
+    Field,
+    HiddenField,
+    SelectChoice,
+    StringField,
+)
+from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
-from scorekeeper.web.columns import has_control
+from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, has_control
 
 # WTForms' own messages, in this app's catalogues so pt-PT and pt-BR each read right.
 WTFORMS_MESSAGES = (
@@ -62,6 +67,67 @@ def printable(form: Any, field: Field) -> None:
         raise ValidationError(
             _l("%(field)s must not contain control characters.", field=field.label.text)
         )
+
+
+class InRange(NumberRange):
+    """A number range that says nothing when the box did not hold a number at all.
+
+    The field has already said so."""
+
+    # NumberRange's may be None; within, which makes every InRange, gives all three.
+    min: int
+    max: int
+    message: str
+
+    def __call__(self, form: Any, field: Any) -> None:
+        if field.data is None:
+            return
+        # NumberRange checks through a float, which a typed 10**400 overflows.
+        if isinstance(field.data, int) and not self.min <= field.data <= self.max:
+            raise ValidationError(str(self.message) % {"min": self.min, "max": self.max})
+        super().__call__(form, field)
+
+
+def within(low: int, high: int) -> InRange:
+    return InRange(min=low, max=high, message=_l("Type a whole number from %(min)s to %(max)s."))
+
+
+def name_field(label: Any) -> StringField:
+    """A player's or a team's name: optional, at most NAME_LENGTH, no control characters."""
+    return StringField(
+        label,
+        validators=[
+            Optional(),
+            Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
+            printable,
+        ],
+        filters=[strip],
+    )
+
+
+def write_key_field() -> HiddenField:
+    """The idempotency key of a form's write; blank is no key (``Optional`` stops on whitespace)."""
+    return HiddenField(
+        validators=[
+            Optional(),
+            Length(max=WRITE_KEY_LENGTH, message=_l("At most %(max)d characters.")),
+        ],
+        filters=[strip],
+    )
+
+
+def choices(pairs: list[tuple[str, Any]]) -> list[SelectChoice]:
+    """WTForms choices from (value, label) pairs."""
+    return [SelectChoice(value, label) for value, label in pairs]
+
+
+SUIT_CHOICES = [
+    ("C", _l("♣ clubs (paus)")),
+    ("D", _l("♦ diamonds (ouros)")),
+    ("H", _l("♥ hearts (copas)")),
+    ("S", _l("♠ spades (espadas)")),
+]
+"""The four suits as a trump is chosen, in the letters the API takes."""
 
 
 def is_version(text: str) -> bool:
