@@ -6,14 +6,13 @@ row."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper.engine import bidding as rules
 from scorekeeper.extensions import Model
-from scorekeeper.web.columns import TOKEN_LENGTH, WRITE_KEY_LENGTH, utcnow
+from scorekeeper.web.columns import TOKEN_LENGTH, GrantColumns, WriteKeyColumns, utcnow
 
 
 class BiddingGame(Model):
@@ -94,28 +93,21 @@ class BiddingHand(Model):
         self.trump, self.called = trump, called
 
 
-class BiddingWriteKey(Model):
+class BiddingWriteKey(WriteKeyColumns, Model):
     """An idempotency key: the same write sent twice is answered with its first answer."""
 
     __tablename__ = "bidding_write_keys"
 
     game_id: Mapped[str] = mapped_column(ForeignKey("bidding_games.id"), primary_key=True)
-    key: Mapped[str] = mapped_column(String(WRITE_KEY_LENGTH), primary_key=True)
-    body_hash: Mapped[str] = mapped_column(String(64))
-    status: Mapped[int]
-    response: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class DeviceBidding(Model):
+class DeviceBidding(GrantColumns, Model):
     """A game this device started or opened with its edit link: its history and its grants."""
 
     __tablename__ = "device_bidding_games"
     __table_args__ = (Index("ix_device_bidding_history", "device", "created_at", "game_id"),)
 
-    device: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("bidding_games.id"), primary_key=True)
-    added_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_at: Mapped[datetime]
     """When the game was started, copied here: a phone's history is read from an index."""
 

@@ -8,7 +8,7 @@ from sqlalchemy import ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from scorekeeper.extensions import Model
-from scorekeeper.web.columns import NAME_LENGTH, utcnow
+from scorekeeper.web.columns import NAME_LENGTH, GrantColumns, utcnow
 
 KEY_LENGTH = 3 * NAME_LENGTH
 """A player's matching key (stripped, casefolded): casefolding can triple a name's length."""
@@ -27,14 +27,12 @@ class Group(Model):
     """Rewritten by every write to one of its rubbers: the write holds the group's lock."""
 
 
-class DeviceGroup(Model):
+class DeviceGroup(GrantColumns, Model):
     """A group this device created or opened with its edit link."""
 
     __tablename__ = "device_groups"
 
-    device: Mapped[str] = mapped_column(String(64), primary_key=True)
     group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), primary_key=True)
-    added_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class GroupSeat(Model):

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from scorekeeper import engine
 from scorekeeper.extensions import Model, db
-from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, utcnow
+from scorekeeper.web.columns import NAME_LENGTH, GrantColumns, WriteKeyColumns, utcnow
 
 
 class Rubber(Model):
@@ -145,20 +145,15 @@ class Hand(Model):
         self.typed_team = typed_team if hand.points else None
 
 
-class WriteKey(Model):
+class WriteKey(WriteKeyColumns, Model):
     """An idempotency key: the same write sent twice is answered with its first answer."""
 
     __tablename__ = "write_keys"
 
     rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
-    key: Mapped[str] = mapped_column(String(WRITE_KEY_LENGTH), primary_key=True)
-    body_hash: Mapped[str] = mapped_column(String(64))
-    status: Mapped[int]
-    response: Mapped[dict[str, Any] | None] = mapped_column(JSON)
-    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class DeviceRubber(Model):
+class DeviceRubber(GrantColumns, Model):
     """A rubber this device created or opened with its edit link: its history and its grants."""
 
     __tablename__ = "device_rubbers"
@@ -167,9 +162,7 @@ class DeviceRubber(Model):
         Index("ix_device_rubbers_history", "device", "created_at", "rubber_id"),
     )
 
-    device: Mapped[str] = mapped_column(String(64), primary_key=True)
     rubber_id: Mapped[str] = mapped_column(ForeignKey("rubbers.id"), primary_key=True)
-    added_at: Mapped[datetime] = mapped_column(default=utcnow)
     created_at: Mapped[datetime]
     """When the rubber was started (it never changes), copied here so that a phone's history
     is read newest first from an index, one page at a time, however long it is."""

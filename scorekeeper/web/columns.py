@@ -1,9 +1,15 @@
-"""What the tables of every feature share: the length of names and keys, the clock."""
+"""What the tables of every feature share.
+
+The length of names and keys, the clock, and the columns of a write key and of a grant."""
 
 from __future__ import annotations
 
 import unicodedata
 from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, String
+from sqlalchemy.orm import Mapped, mapped_column
 
 NAME_LENGTH = 40
 WRITE_KEY_LENGTH = 100
@@ -37,3 +43,26 @@ def without_control(text: str) -> str:
 def utcnow() -> datetime:
     """Now, in UTC, without a time zone: how every table stores a time."""
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+class WriteKeyColumns:
+    """An idempotency key's columns (web.writes).
+
+    The same write sent twice is answered with its first answer. The table adds the id of what
+    was written, first in the primary key."""
+
+    key: Mapped[str] = mapped_column(String(WRITE_KEY_LENGTH), primary_key=True)
+    body_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int]
+    response: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GrantColumns:
+    """A device's grant's columns (web.grants).
+
+    The device first in the primary key, then the id of what it may change, which the table
+    adds."""
+
+    device: Mapped[str] = mapped_column(String(64), primary_key=True, sort_order=-1)
+    added_at: Mapped[datetime] = mapped_column(default=utcnow)
