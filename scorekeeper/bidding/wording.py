@@ -4,6 +4,8 @@ Refusals, conflicts and what each hand did, the same words for the pages and the
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from babel.lists import format_list
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
@@ -11,7 +13,6 @@ from flask_babel import gettext as _
 from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import PileError
-from scorekeeper.engine.names import RepeatedPlayerError
 
 
 def seat_names(players: list[str]) -> list[str]:
@@ -32,16 +33,56 @@ def tie_note(state: rules.BiddingState, names: list[str]) -> str | None:
     )
 
 
+def _points_one(error: rules.BiddingError) -> str:
+    if error.value == rules.TOTAL_POINTS - 1:
+        return _(
+            "%(value)s is impossible: the others would have 1 point, and no set of cards "
+            "is worth exactly 1.",
+            value=error.value,
+        )
+    return _(
+        "%(value)s is impossible: no set of cards is worth exactly 1 point.", value=error.value
+    )
+
+
+Fault = rules.BiddingFault
+FAULTS: dict[rules.BiddingFault, Callable[[rules.BiddingError], str]] = {
+    Fault.PLAYERS: lambda error: _("Bidding Sueca is played by 4 to 6 players."),
+    Fault.REPEATED_PLAYER: lambda error: _(
+        "%(name)s is at the table twice: each player needs a name of their own.",
+        name=str(error.value).strip(),
+    ),
+    Fault.TARGET: lambda error: _("The target is a whole number of points from 50 to 2000."),
+    Fault.BIDDER_SEAT: lambda error: _("The bidder must be one of the players at this table."),
+    Fault.PARTNER_SEAT: lambda error: _("The partner must be one of the players at this table."),
+    Fault.FIRST_DEALER_SEAT: lambda error: _(
+        "The first dealer must be one of the players at this table."
+    ),
+    Fault.BID: lambda error: _("A bid is a whole number of card points from 61 to 120."),
+    Fault.POINTS_VALUE: lambda error: _("Card points must be a whole number from 0 to 120."),
+    Fault.POINTS_RANGE: lambda error: _(
+        "Card points go from 0 to 120, not %(value)s.", value=error.value
+    ),
+    Fault.POINTS_ONE: _points_one,
+    Fault.OUTCOME_MISSING: lambda error: _(
+        "Say the card points of the bidder's side, or whether the bid was made."
+    ),
+    Fault.OUTCOME_DISAGREES: lambda error: _(
+        "The card points and whether the bid was made disagree."
+    ),
+    Fault.OUTCOME_PASSED: lambda error: _("A hand everyone passed has no bid."),
+    Fault.GAME_FINISHED: lambda error: conflict("finished"),
+    Fault.TOO_MANY_HANDS: lambda error: _(
+        "A game holds at most %(count)s hands.", count=rules.MAX_HANDS
+    ),
+}
+"""Each fault of the bidding engine, worded in the request's language."""
+
+
 def engine_error(error: ValueError) -> str:
     """A refusal of the bidding engine as a sentence in the request's language."""
-    value = getattr(error, "value", None)
-    if isinstance(error, RepeatedPlayerError):
-        return _(
-            "%(name)s is at the table twice: each player needs a name of their own.",
-            name=str(value).strip(),
-        )
-    if isinstance(error, rules.PlayersError):
-        return _("Bidding Sueca is played by 4 to 6 players.")
+    if isinstance(error, rules.BiddingError):
+        return FAULTS[error.fault](error)
     if isinstance(error, PileError):
         return ngettext(
             "%(num)s card: at a table of %(players)s, a pile holds %(players)s cards for each"
@@ -51,40 +92,6 @@ def engine_error(error: ValueError) -> str:
             error.value,
             players=error.players,
         )
-    if isinstance(error, rules.TargetError):
-        return _("The target is a whole number of points from 50 to 2000.")
-    if isinstance(error, rules.UnknownSeatError):
-        if error.role == "partner":
-            return _("The partner must be one of the players at this table.")
-        if error.role == "first_dealer":
-            return _("The first dealer must be one of the players at this table.")
-        return _("The bidder must be one of the players at this table.")
-    if isinstance(error, rules.BidError):
-        return _("A bid is a whole number of card points from 61 to 120.")
-    if isinstance(error, rules.CardPointsError):
-        if error.reason == "range":
-            return _("Card points go from 0 to 120, not %(value)s.", value=value)
-        if error.reason == "one" and value == rules.TOTAL_POINTS - 1:
-            return _(
-                "%(value)s is impossible: the others would have 1 point, and no set of cards "
-                "is worth exactly 1.",
-                value=value,
-            )
-        if error.reason == "one":
-            return _(
-                "%(value)s is impossible: no set of cards is worth exactly 1 point.", value=value
-            )
-        return _("Card points must be a whole number from 0 to 120.")
-    if isinstance(error, rules.OutcomeError):
-        if error.reason == "disagrees":
-            return _("The card points and whether the bid was made disagree.")
-        if error.reason == "passed":
-            return _("A hand everyone passed has no bid.")
-        return _("Say the card points of the bidder's side, or whether the bid was made.")
-    if isinstance(error, rules.GameFinishedError):
-        return conflict("finished")
-    if isinstance(error, rules.TooManyHandsError):
-        return _("A game holds at most %(count)s hands.", count=rules.MAX_HANDS)
     if isinstance(error, CardError):
         if not error.text.strip():
             return _("Write the called card as its rank then its suit, like AH.")

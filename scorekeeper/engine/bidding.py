@@ -22,6 +22,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from .bidding_deck import deck
+from .bidding_faults import BiddingError as BiddingError
+from .bidding_faults import BiddingFault as BiddingFault
+from .bidding_faults import BidError as BidError
+from .bidding_faults import CardPointsError as CardPointsError
+from .bidding_faults import GameFinishedError as GameFinishedError
+from .bidding_faults import OutcomeError as OutcomeError
+from .bidding_faults import PlayersError as PlayersError
+from .bidding_faults import TargetError as TargetError
+from .bidding_faults import TooManyHandsError as TooManyHandsError
+from .bidding_faults import UnknownSeatError as UnknownSeatError
 
 MIN_PLAYERS = 4
 MAX_PLAYERS = 6
@@ -38,84 +48,6 @@ MIN_TARGET = 50
 MAX_TARGET = 2000
 MAX_HANDS = 500
 """No game comes near this (a 2000-point game takes a few dozen hands); it bounds a game."""
-
-
-class BiddingError(ValueError):
-    """A value a bidding game cannot take.
-
-    ``code`` names the kind for translation, ``value`` is the offending value."""
-
-    code = "bidding"
-
-    def __init__(self, value: object, message: str) -> None:
-        self.value = value
-        super().__init__(message)
-
-
-class PlayersError(BiddingError):
-    """A table of fewer than 4 or more than 6 players."""
-
-    code = "players"
-
-
-class TargetError(BiddingError):
-    """A target outside 50..2000."""
-
-    code = "target"
-
-
-class UnknownSeatError(BiddingError):
-    """A seat not at the table; ``role`` is ``bidder``, ``partner`` or ``first_dealer``."""
-
-    code = "seat"
-
-    def __init__(self, value: object, players: int, role: str) -> None:
-        self.players = players
-        self.role = role
-        super().__init__(
-            value, f"The {role} must be a seat from 0 to {players - 1}, not {value!r}."
-        )
-
-
-class BidError(BiddingError):
-    """A bid that is not a whole number from 61 to 120."""
-
-    code = "bid"
-
-
-class CardPointsError(BiddingError):
-    """Card points no side can take; ``reason`` is ``value``, ``range`` or ``one``."""
-
-    code = "impossible_points"
-
-    def __init__(self, value: object, reason: str, message: str) -> None:
-        self.reason = reason
-        super().__init__(value, message)
-
-
-class OutcomeError(BiddingError):
-    """A hand's outcome that cannot be scored with its bid.
-
-    It is a bid without its outcome (``reason`` ``missing``), card points and a made/failed that
-    disagree (``disagrees``), or a passed hand with a bid (``passed``)."""
-
-    code = "outcome"
-
-    def __init__(self, value: object, reason: str, message: str) -> None:
-        self.reason = reason
-        super().__init__(value, message)
-
-
-class GameFinishedError(BiddingError):
-    """A hand after the game was won."""
-
-    code = "game_finished"
-
-
-class TooManyHandsError(BiddingError):
-    """More hands than any game needs."""
-
-    code = "too_many_hands"
 
 
 def _whole(value: object, low: int, high: int) -> bool:
@@ -354,7 +286,7 @@ def new_game(players: int, target: int = DEFAULT_TARGET, first_dealer: int = 0) 
     >>> new_game(7)
     Traceback (most recent call last):
     ...
-    scorekeeper.engine.bidding.PlayersError: Bidding Sueca takes 4 to 6 players, not 7.
+    scorekeeper.engine.bidding_faults.PlayersError: Bidding Sueca takes 4 to 6 players, not 7.
     """
     table = Table(players, target, first_dealer)
     return BiddingState(table, (0,) * players, first_dealer)
@@ -366,7 +298,7 @@ def verify_hand(state: BiddingState, hand: BidHand) -> None:
     >>> verify_hand(new_game(4), BidHand.played(bidder=4, bid=70, partner=1, made=True))
     Traceback (most recent call last):
     ...
-    scorekeeper.engine.bidding.UnknownSeatError: The bidder must be a seat from 0 to 3, not 4.
+    scorekeeper.engine.bidding_faults.UnknownSeatError: The bidder must be a seat from 0 to 3, not 4.
     """
     number = len(state.hands) + 1
     if state.finished:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
-from .bidding import PlayersError
+from .bidding_faults import BiddingFault, PlayersError
 
 
 def player_key(name: str | None) -> str:
@@ -27,6 +27,7 @@ class RepeatedPlayerError(PlayersError):
     ``value`` is the name as typed the second time."""
 
     code = "repeated_player"
+    fault = BiddingFault.REPEATED_PLAYER
 
 
 def check_names(names: Sequence[str]) -> None:

@@ -20,6 +20,9 @@ from babel.messages.pofile import read_po
 from flask import Flask
 
 from scorekeeper import engine
+from scorekeeper.bidding import wording as bidding_wording
+from scorekeeper.engine import bidding as rules
+from scorekeeper.engine import names as bidding_names
 from scorekeeper.web import wording
 from scorekeeper.web.i18n import LOCALES, html_lang
 
@@ -48,8 +51,12 @@ def test_the_wording_module_maps_every_member_of_every_code_enum() -> None:
         assert set(words) == set(codes), codes.__name__
 
 
+def test_the_bidding_wording_maps_every_fault_of_the_bidding_engine() -> None:
+    assert set(bidding_wording.FAULTS) == set(rules.BiddingFault)
+
+
 def test_every_member_has_a_docstring() -> None:
-    for codes in code_enums():
+    for codes in code_enums() | {rules.BiddingFault}:
         source = Path(engine.__file__).parent.glob("*.py")
         text = "\n".join(path.read_text() for path in source)
         for member in codes:
@@ -96,7 +103,40 @@ def points_errors() -> Iterator[engine.ImpossiblePointsError]:
         yield raised.value
 
 
+def bidding_errors() -> Iterator[rules.BiddingError]:
+    """The bidding engine's real refusals, one or more for each fault."""
+    played = rules.BidHand.played
+    finished = rules.play_hand(rules.new_game(4, target=50), played(0, 61, made=True))
+    attempts: list[Callable[[], object]] = [
+        lambda: rules.new_game(7),
+        lambda: bidding_names.check_names(["Ana", "Bruno", "ana", "Duarte"]),
+        lambda: rules.new_game(4, target=10),
+        lambda: rules.verify_hand(rules.new_game(4), played(4, 70, 1, made=True)),
+        lambda: rules.verify_hand(rules.new_game(4), played(0, 70, 9, made=True)),
+        lambda: rules.new_game(4, first_dealer=5),
+        lambda: played(0, 60, 1, made=True),
+        lambda: played(0, 70, 1, points="x"),  # type: ignore[arg-type]
+        lambda: played(0, 70, 1, points=121),
+        lambda: played(0, 70, 1, points=1),
+        lambda: played(0, 70, 1, points=119),
+        lambda: played(0, 70, 1),
+        lambda: played(0, 70, 1, points=80, made=False),
+        lambda: rules.BidHand(rules.HandKind.PASSED, bid=70),
+        lambda: rules.verify_hand(finished, rules.BidHand.passed()),
+    ]
+    for attempt in attempts:
+        with pytest.raises(rules.BiddingError) as raised:
+            attempt()
+        yield raised.value
+    game = rules.new_game(4, target=2000)
+    with pytest.raises(rules.TooManyHandsError) as too_many:
+        for _ in range(rules.MAX_HANDS + 1):
+            game = rules.play_hand(game, rules.BidHand.passed())
+    yield too_many.value
+
+
 def test_the_examples_cover_every_member() -> None:
+    assert {error.fault for error in bidding_errors()} == set(rules.BiddingFault)
     assert {r for result in hand_results() for r in result.reasons} == set(engine.HandReason)
     assert {error.reason for error in points_errors()} == set(engine.PointsFault)
 
@@ -120,6 +160,10 @@ def sayings() -> list[Saying]:
         said.append((f"ProblemCode.{code.name}", partial(wording.record_problem, problem)))
     for error in points_errors():
         said.append((f"PointsFault.{error.reason.name}", partial(wording.engine_error, error)))
+    for fault in bidding_errors():
+        said.append(
+            (f"BiddingFault.{fault.fault.name}", partial(bidding_wording.engine_error, fault))
+        )
     return said
 
 
@@ -156,8 +200,9 @@ def test_every_member_is_said_in_every_locale(
         used.append(singular)
         return str(flask_babel.ngettext(singular, plural, num, **variables))
 
-    monkeypatch.setattr(wording, "_", recording_gettext)
-    monkeypatch.setattr(wording, "ngettext", recording_ngettext)
+    for module in (wording, bidding_wording):
+        monkeypatch.setattr(module, "_", recording_gettext)
+        monkeypatch.setattr(module, "ngettext", recording_ngettext)
     missing = []
     for name, say in sayings():
         used.clear()
