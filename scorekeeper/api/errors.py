@@ -10,10 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify
 from flask_babel import gettext as _
 from pydantic import BaseModel, Field
-from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed, NotFound
+from werkzeug.exceptions import HTTPException, InternalServerError, MethodNotAllowed
+
+from scorekeeper.web import errors as web_errors
 
 HTTP_STATUSES = (400, 403, 404, 405, 409, 413, 415, 422)
 """The statuses HTTP itself may refuse an API request with, answered in the error shape."""
@@ -104,22 +106,14 @@ def _no_store(response: Response) -> Response:
 
 
 def init_blueprint(bp: Blueprint, prefix: str) -> None:
-    """Answer every refusal under ``bp`` (its parts included) and under ``prefix`` as JSON."""
+    """Answer every refusal under ``bp`` (its parts included) and under ``prefix`` as JSON.
+
+    Routing fails before any blueprint is chosen, so the blueprint's error handlers never see an
+    unknown address or method: the app's handler (web.errors) hands those under ``prefix`` to
+    this one, which keeps the Allow header of a 405."""
     bp.register_error_handler(ApiError, _api_error)
     for status in HTTP_STATUSES:
         bp.register_error_handler(status, _http_error)
     bp.register_error_handler(InternalServerError, _http_error)
     bp.after_request(_no_store)
-
-    @bp.before_app_request
-    def routing_errors() -> Response | None:
-        """An unknown address or method under the prefix answers in the error shape too.
-
-        Routing fails before any blueprint is chosen, so the blueprint's error handlers never
-        see it; answering here also keeps the Allow header of a 405.
-        """
-        error = request.routing_exception
-        under = request.path == prefix or request.path.startswith(prefix + "/")
-        if isinstance(error, NotFound | MethodNotAllowed) and under:
-            return _http_error(error)
-        return None
+    bp.record_once(lambda state: web_errors.answer_routing_errors(state.app, prefix, _http_error))

@@ -5,9 +5,11 @@ Never a bare 500 page; a database that cannot be read or written is 503, said so
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, jsonify, render_template, request
+from flask.sansio.app import App
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
@@ -44,7 +46,18 @@ def _explain(error: HTTPException) -> tuple[str, str]:
     }.get(code, (_("Something went wrong"), _("Try again in a moment.")))
 
 
+def answer_routing_errors(app: App, prefix: str, answer: Callable[[HTTPException], Any]) -> None:
+    """Let ``answer`` answer a request under ``prefix`` that no view took (an API's own shape).
+
+    The check costs only a request that failed: no hook runs on every request for it."""
+    app.extensions.setdefault("routing_errors", []).append((prefix, answer))
+
+
 def handle_http_error(error: HTTPException) -> Any:
+    path = request.path
+    for prefix, answer in current_app.extensions.get("routing_errors", ()):
+        if path == prefix or path.startswith(prefix + "/"):
+            return answer(error)
     title, message = _explain(error)
     code = error.code or 500
     if request.path.startswith("/api/"):

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, abort, request
+from flask import Flask, abort, current_app, request
 from flask_wtf.form import SUBMIT_METHODS
+
+from scorekeeper.extensions import csrf
 
 FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
 
@@ -28,5 +30,15 @@ def refuse_nul() -> None:
         abort(400)
 
 
+def guard() -> None:
+    """Check a posted write's CSRF token (Flask-WTF's CSRFProtect), then refuse a NUL.
+
+    One hook for both: CSRFProtect's own (WTF_CSRF_CHECK_DEFAULT, off in config.py) would run on
+    every request, a page's too, to find it has nothing to check."""
+    if request.method in SUBMIT_METHODS and current_app.config["WTF_CSRF_ENABLED"]:
+        csrf.protect(apply_exemptions=True)  # the API's blueprints are exempt (api/__init__.py)
+    refuse_nul()
+
+
 def init_app(app: Flask) -> None:
-    app.before_request(refuse_nul)
+    app.before_request(guard)
