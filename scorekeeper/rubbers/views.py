@@ -105,7 +105,8 @@ def _kept_page(rubber_id: str) -> Response:
     # as after a 304: a hand sent twice from it is answered as the repeat it is (and said so).
     answer: page_cache.Answer | None = cache.answers.get(answer_key)
     etag = answer.etag if answer is not None else facts.etag(answer_key)
-    if request.if_none_match.contains_weak(etag):
+    # Most requests ask without an ETag: the header is parsed only when sent.
+    if "HTTP_IF_NONE_MATCH" in request.environ and request.if_none_match.contains_weak(etag):
         headers = (
             answer.headers
             if answer is not None

@@ -14,6 +14,7 @@ from scorekeeper.web import (
     guard,
     i18n,
     page_cache,
+    parsed,
     proxy,
     pwa,
     security,
@@ -24,6 +25,7 @@ from scorekeeper.web import (
 
 def init_app(app: Flask) -> None:
     """Bind the shared layer to the app, before any feature's blueprint."""
+    parsed.init_app(app)
     proxy.init_app(app)
     sqlite.init_app(app)
     guard.init_app(app)

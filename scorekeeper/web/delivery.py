@@ -158,12 +158,12 @@ def compress(response: Response, *, page_script: bool = False) -> Response:
     ``page_script=True`` is for a view whose JSON only the app's own page script reads (a browser
     always takes gzip): it compresses that answer too, before this hook sees it encoded."""
     if (
-        response.direct_passthrough
+        "Content-Encoding" in response.headers  # a kept page comes gzipped already
+        or response.direct_passthrough
         or response.is_streamed
         or response.status_code < 200
         or response.status_code in (204, 304)
         or (response.mimetype not in COMPRESSIBLE and not (page_script and response.is_json))
-        or "Content-Encoding" in response.headers
     ):
         return response
     response.vary.add("Accept-Encoding")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from collections.abc import Iterable
@@ -13,9 +12,6 @@ from cachetools import TLRUCache
 from flask import Flask, Request, Response, has_request_context, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface, SessionMixin
 from itsdangerous import BadSignature, URLSafeTimedSerializer
-from werkzeug.datastructures import ImmutableMultiDict
-from werkzeug.http import parse_cookie
-from werkzeug.utils import cached_property
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIEnvironment
@@ -28,8 +24,6 @@ CONTENT_SECURITY_POLICY = (
 
 VERIFIED_KEPT = 1024
 """Session cookies a worker remembers having verified, the least recently seen forgotten first."""
-COOKIE_HEADERS_KEPT = 1024
-"""Cookie headers a worker keeps parsed, the least recently seen forgotten first."""
 VERIFIED_FOR = 3600.0
 """Seconds a verified cookie is trusted without checking its signature again (never past the
 end of the cookie's own life)."""
@@ -209,25 +203,7 @@ def _copied(value: Any) -> Any:
     return value  # str, numbers, tuples of them: not changed in place
 
 
-@functools.lru_cache(maxsize=COOKIE_HEADERS_KEPT)
-def _parsed_cookies(header: str) -> ImmutableMultiDict[str, str]:
-    return ImmutableMultiDict(parse_cookie(header))
-
-
-class CookieRequest(Request):
-    """Flask's request, its cookies read once per Cookie header a worker sees.
-
-    A phone sends the same Cookie header with every request until its session changes; the
-    parsed cookies are immutable, so one copy serves every request that sends it (the WSGI
-    server joins a request's Cookie headers into one)."""
-
-    @cached_property
-    def cookies(self) -> ImmutableMultiDict[str, str]:
-        return _parsed_cookies(self.environ.get("HTTP_COOKIE", ""))
-
-
 def init_app(app: Flask) -> None:
-    app.request_class = CookieRequest
     app.session_interface = SessionInterface()
     # cachetools' time-aware LRU: the least recently seen forgotten first, each at its time.
     app.extensions["verified_sessions"] = TLRUCache(VERIFIED_KEPT, _until, timer=time.monotonic)
