@@ -186,12 +186,6 @@ class HandForm(VersionedForm):
         return rules.BidHand.played(bidder, bid, partner, points=self.points.data, made=made)
 
 
-class UndoForm(VersionedForm):
-    """Undo the last hand: the version of the page it was sent from, and a write key."""
-
-    key = write_key_field()
-
-
 MAX_PICKED = 48
 """More values than the largest deck holds are not a person tapping: the rest are ignored."""
 

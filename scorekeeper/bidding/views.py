@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import secrets
 from typing import Any
@@ -23,7 +24,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
 from scorekeeper.bidding import store, wording
-from scorekeeper.bidding.forms import ALONE, HandForm, NewGameForm, UndoForm
+from scorekeeper.bidding.forms import ALONE, HandForm, NewGameForm
 from scorekeeper.bidding.models import BiddingGame
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine import bidding_outlook
@@ -32,6 +33,7 @@ from scorekeeper.web import security
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.forms import Form
 from scorekeeper.web.i18n import select_locale
+from scorekeeper.web.undo import undo_last_hand
 
 bp = Blueprint("bidding", __name__)
 
@@ -230,29 +232,8 @@ def _refusal_on(form: HandForm, error: rules.BiddingError) -> None:
 @bp.post("/b/<game_id>/undo")
 def undo(game_id: str) -> Response:
     game = editable_or_403(game_id)
-    form = UndoForm()
-    if not form.validate():
-        flash(_("This page is out of date: reload it."), "conflict")
-        return redirect(url_for(".game", game_id=game_id))
-    try:
-        store.write(
-            game.id,
-            store.undo_last,
-            key=form.key.data or None,
-            body={"undo": True},
-            version=form.stored_version(),
-        )
-    except store.Conflict as conflict:
-        if conflict.code == "stale":
-            flash(
-                _("The hands changed meanwhile, so nothing was undone: here is the score."),
-                "conflict",
-            )
-        else:
-            flash(wording.conflict(conflict.code), "conflict")
-    else:
-        flash(_("The last hand was undone."), "hand")
-    return redirect(url_for(".game", game_id=game_id))
+    write = functools.partial(store.write, game.id, store.undo_last)
+    return undo_last_hand(write, wording.conflict, url_for(".game", game_id=game_id))
 
 
 @bp.route("/b/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])

@@ -24,6 +24,7 @@ from scorekeeper import engine
 from scorekeeper.web.forms import (
     SUIT_CHOICES,
     Form,
+    UndoForm,
     VersionedForm,
     choices,
     name_field,
@@ -245,12 +246,6 @@ class HandForm(VersionedForm):
         if action == "points":
             return 1 if self.team.data == "1" else 0
         return None
-
-
-class UndoForm(VersionedForm):
-    """Undo the last hand: the version of the page it was sent from, and an optional write key."""
-
-    key = write_key_field()
 
 
 class SpoilForm(UndoForm):

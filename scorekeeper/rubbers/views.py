@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 from typing import Any
@@ -26,11 +27,12 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import drawings, facts, hands, house_rules, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
-from scorekeeper.rubbers.forms import HandForm, NewRubberForm, UndoForm
+from scorekeeper.rubbers.forms import HandForm, NewRubberForm
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.forms import choices
+from scorekeeper.web.undo import undo_last_hand
 
 bp = Blueprint("rubbers", __name__)
 
@@ -311,29 +313,8 @@ def _refused(rubber: Rubber, form: HandForm) -> Any:
 @bp.post("/r/<rubber_id>/undo")
 def undo(rubber_id: str) -> Response:
     rubber = editable_or_403(rubber_id)
-    form = UndoForm()
-    if not form.validate():
-        flash(_("This page is out of date: reload it."), "conflict")
-        return redirect(url_for(".rubber", rubber_id=rubber_id))
-    try:
-        store.write(
-            rubber.id,
-            store.undo_last,
-            key=form.key.data or None,
-            body={"undo": True},
-            version=form.stored_version(),
-        )
-    except store.Conflict as conflict:
-        if conflict.code == "stale":  # a second tap, or another phone: either way, not this
-            flash(
-                _("The hands changed meanwhile, so nothing was undone: here is the score."),
-                "conflict",
-            )
-        else:
-            flash(wording.conflict(conflict.code), "conflict")
-    else:
-        flash(_("The last hand was undone."), "hand")
-    return redirect(url_for(".rubber", rubber_id=rubber_id))
+    write = functools.partial(store.write, rubber.id, store.undo_last)
+    return undo_last_hand(write, wording.conflict, url_for(".rubber", rubber_id=rubber_id))
 
 
 @bp.post("/r/<rubber_id>/next")

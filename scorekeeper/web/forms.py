@@ -151,3 +151,9 @@ class VersionedForm(Form):
         # Optional() lets a blank (" ") through: that is no version either.
         text = str(self.version.data or "").strip()
         return int(text) if text else None
+
+
+class UndoForm(VersionedForm):
+    """Undo the last hand: the version of the page it was sent from, and an optional write key."""
+
+    key = write_key_field()
