@@ -9,8 +9,6 @@ group's sittings in ``groups.sittings``.
 
 from __future__ import annotations
 
-import hmac
-
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
@@ -35,7 +33,7 @@ from scorekeeper.groups.seats import refresh_seats as refresh_seats
 from scorekeeper.groups.totals import ALL, FINISHED, PLAYER_TOTALS, Totals, result_of, seats_table
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Rubber
-from scorekeeper.web import grants
+from scorekeeper.web import grants, tokens
 
 CHART_POINTS = 200
 """The rating chart shows a player's last rubbers, at most this many."""
@@ -65,9 +63,7 @@ can_edit = GRANTS.can_edit
 
 def key_matches(group: Group, key: str | None) -> bool:
     """Whether ``key`` is the group's edit key, compared in constant time."""
-    if not key:
-        return False
-    return hmac.compare_digest(store.hash_key(key), group.edit_key_hash)
+    return tokens.key_matches(group.edit_key_hash, key)
 
 
 def known_names(group_id: str, limit: int = 60) -> list[str]:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
 from typing import Any
 
 from flask_babel import gettext
@@ -21,6 +20,7 @@ from wtforms.validators import (
 )
 
 from scorekeeper import engine
+from scorekeeper.engine.names import player_key
 from scorekeeper.web.forms import (
     SUIT_CHOICES,
     Form,
@@ -45,11 +45,6 @@ def _setting(label: Any, options: list[tuple[str, Any]]) -> SelectField:
 
 
 _YES_NO = [("yes", _l("yes")), ("no", _l("no"))]
-
-
-def same_player(name: str | None) -> str:
-    """Return a seat's name as seats are compared, as a group matches names; "" for nobody."""
-    return unicodedata.normalize("NFC", name or "").strip().casefold()
 
 
 class NewRubberForm(Form):
@@ -140,7 +135,7 @@ class NewRubberForm(Form):
         seated: set[str] = set()
         for seat in range(4):
             field = getattr(self, f"player{seat}")
-            key = same_player(field.data)
+            key = player_key(field.data)
             if key in seated:
                 field.errors = [
                     *field.errors,
