@@ -178,9 +178,11 @@ class FixedHeaders:
             present = {name.lower(): index for index, (name, _) in enumerate(headers)}
             headers.extend((name, value) for low, name, value in _HEADERS if low not in present)
             if environ.get(HOLDS_EDIT_KEY):
-                if "cache-control" in present:
-                    del headers[present["cache-control"]]
-                headers.append(("Cache-Control", "no-store"))
+                no_store = ("Cache-Control", "no-store")
+                if "cache-control" in present:  # in its place: the indices above stay true
+                    headers[present["cache-control"]] = no_store
+                else:
+                    headers.append(no_store)
             if "content-disposition" not in present and "content-type" in present:
                 if headers[present["content-type"]][1].split(";")[0] == "application/json":
                     # Opened in a browser's tab, an API answer is a file to save, never a page.

@@ -668,3 +668,37 @@ def test_the_csv_export_has_no_names_and_no_formulas(named: tuple[FlaskClient, l
 )
 def test_csv_cells_defuse_formulas_and_keep_numbers(value: Any, cell: str) -> None:
     assert export.cell(value) == cell
+
+
+def test_the_fixed_headers_keep_each_answer_whole_whatever_the_order() -> None:
+    """The middleware's headers, whatever order the view's came in.
+
+    An edit key's no-store replaces the view's Cache-Control in its place; the JSON answer named
+    after it is still an attachment; the view's own headers win over the fixed ones."""
+    from scorekeeper.web.security import HOLDS_EDIT_KEY, FixedHeaders
+
+    class Answering:
+        config = {"HSTS_MAX_AGE": 60}
+
+        def wsgi_app(self, environ: Any, start_response: Any) -> list[bytes]:
+            start_response(
+                "200 OK",
+                [
+                    ("Cache-Control", "private"),
+                    ("Referrer-Policy", "no-referrer"),
+                    ("Content-Type", "application/json"),
+                ],
+            )
+            return [b"{}"]
+
+    sent: list[list[tuple[str, str]]] = []
+    middleware = FixedHeaders(Answering())  # type: ignore[arg-type]
+    environ = {HOLDS_EDIT_KEY: True, "wsgi.url_scheme": "https"}
+    middleware(environ, lambda status, headers, exc_info=None: sent.append(headers))
+    headers = sent[0]
+    assert headers.count(("Cache-Control", "no-store")) == 1
+    assert not any(name == "Cache-Control" and value != "no-store" for name, value in headers)
+    assert ("Content-Disposition", 'attachment; filename="answer.json"') in headers
+    assert ("Referrer-Policy", "no-referrer") in headers
+    assert [name for name, _ in headers].count("Referrer-Policy") == 1
+    assert ("Strict-Transport-Security", "max-age=60") in headers
