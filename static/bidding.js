@@ -203,7 +203,7 @@
       if (body.passed) {
         return;
       }
-      var made = typeof body.made === "boolean" ? body.made : body.points >= body.bid;
+      var made = typeof body.made === "boolean" ? body.made : body.points >= outlook.made_from[body.bid];
       var share = outlook.shares[body.bidder + " " + body.partner + " " + (made ? "made" : "failed")];
       (share || []).forEach(function (part, seat) { scores[seat] += part * body.bid; });
     });

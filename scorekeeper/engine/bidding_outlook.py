@@ -7,10 +7,11 @@ will make them, without scoring anything itself: the page carries this outlook o
 - ``shares``: for every bidder, partner and outcome, each seat's share of the bid, read off
   :func:`~.bidding.changes` (a hand adds the bid times its share to each seat);
 - ``deals``: the dealer and first bidder of each of the next hands, read off
-  :func:`~.bidding.play_hand`.
+  :func:`~.bidding.play_hand`;
+- ``made_from``: for each bid, the fewest card points that make it, read off
+  :class:`~.bidding.BidHand` (a hand given by its points is made from there up).
 
-A hand given by its card points is made when they reach the bid (:class:`~.bidding.BidHand`);
-the server scores every hand again as it arrives, and refuses one the game cannot take.
+The server scores every hand again as it arrives, and refuses one the game cannot take.
 
 >>> from .bidding import BidHand, new_game, play_hand
 >>> view = outlook(new_game(4, first_dealer=3))
@@ -21,16 +22,39 @@ the server scores every hand again as it arrives, and refuses one the game canno
 >>> view = outlook(play_hand(new_game(4), BidHand.played(bidder=1, bid=80, partner=3, made=True)))
 >>> view["hand"], view["scores"], view["deals"][0]
 (2, [0, 80, 0, 80], [1, 2])
+>>> view["made_from"]["61"], view["made_from"]["119"], len(view["made_from"])
+(61, 120, 60)
 """
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
-from .bidding import MIN_BID, BiddingState, BidHand, can_add_hand, changes, play_hand
+from .bidding import (
+    IMPOSSIBLE_POINTS,
+    MAX_BID,
+    MIN_BID,
+    TOTAL_POINTS,
+    BiddingState,
+    BidHand,
+    can_add_hand,
+    changes,
+    play_hand,
+)
 
 AHEAD = 30
 """Hands waiting on a phone the outlook follows: more than a table plays between two networks."""
+
+
+@functools.cache
+def made_from() -> dict[str, int]:
+    """For each bid (as a JSON key), the fewest card points that make it."""
+    possible = [points for points in range(TOTAL_POINTS + 1) if points not in IMPOSSIBLE_POINTS]
+    return {
+        str(bid): next(p for p in possible if BidHand.played(0, bid, 0, points=p).made)
+        for bid in range(MIN_BID, MAX_BID + 1)
+    }
 
 
 def outlook(state: BiddingState) -> dict[str, Any]:
@@ -58,4 +82,5 @@ def outlook(state: BiddingState) -> dict[str, Any]:
         "hand": len(state.hands) + 1,
         "shares": shares,
         "deals": deals,
+        "made_from": made_from(),
     }

@@ -20,6 +20,7 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import DeviceRubber, Hand, Rubber, WriteKey
+from scorekeeper.web import tokens, writes
 from scorekeeper.web.columns import utcnow
 from scorekeeper.web.sqlite import one_writer
 
@@ -137,7 +138,7 @@ def _append(
     status: int,
     answer: Callable[[], dict[str, Any] | None] | None,
 ) -> Recorded:
-    store.check_key(key)
+    writes.check_key(key)
     digest = store.body_hash(body)
     attempt = 0
     while True:
@@ -163,7 +164,7 @@ def _append(
             return _write(connection, True, rubber_id, read, hand, key, digest, status)
         except (_Overtaken, IntegrityError, OperationalError) as error:
             db.session.rollback()
-            if isinstance(error, OperationalError) and not store.lost_a_race(error):
+            if isinstance(error, OperationalError) and not tokens.lost_a_race(error):
                 raise
             # Read again: the key first (a double tap that lost the race to itself is the
             # repeat it is), then the version the page was sent from (stale if it moved).

@@ -174,8 +174,6 @@ RUBBERS: writes.Versioned[Rubber, engine.RubberState] = writes.Versioned(
 Written = writes.Written[Rubber, engine.RubberState]
 Change = Callable[[Rubber], engine.RubberState]
 Respond = Callable[[Rubber, engine.RubberState], dict[str, Any]]
-check_key = writes.check_key
-lost_a_race = tokens.lost_a_race
 
 
 def write(

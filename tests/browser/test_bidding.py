@@ -238,9 +238,22 @@ def test_offline_the_page_counts_the_waiting_hands_and_undo_discards_them(
     expect(phone.locator(".player-score", has_text="Duarte").locator(".role-opens")).to_have_count(
         1
     )
+    # By its card points: 95 makes a bid of 90 (the engine's threshold, sent with the page).
+    chip(phone, "Quem licitou", "Bruno").tap()
+    chip(phone, "Quanto", "90").tap()
+    chip(phone, "Parceiro", "Duarte").tap()
+    phone.get_by_label("Pontos do lado de quem licitou").fill("95")
+    phone.get_by_role("button", name="Registar os pontos").tap()
+    expect(phone.locator(".pending-hand")).to_have_count(2)
+    expect(heading).to_have_text("Mão 4: dá Duarte, licita primeiro Eva")
+    assert scores(phone) == ["\u221280", "240", "150", "170", "80"]
 
     phone.get_by_text("Anular a última mão").tap()
     button = phone.locator("[data-undo-button]")
+    expect(button).to_have_text("Sim, descartar a mão 3, ainda não enviada")
+    button.tap()
+    expect(phone.locator(".pending-hand")).to_have_count(1)
+    assert scores(phone) == ["\u221280", "150", "150", "80", "80"]
     expect(button).to_have_text("Sim, descartar a mão 2, ainda não enviada")
     button.tap()
     note = phone.locator("[data-undo-note]")

@@ -11,8 +11,8 @@ from flask.testing import FlaskClient
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import DeviceRubber, Hand, Rubber, WriteKey
+from scorekeeper.web import tokens
 
 PHONES = 4
 HANDS_EACH = 5
@@ -143,12 +143,12 @@ def test_a_lost_race_is_retried_on_either_database() -> None:
     def error(message: str, sqlstate: str | None = None) -> OperationalError:
         return OperationalError("UPDATE rubbers", {}, Orig(message, sqlstate))
 
-    assert store.lost_a_race(error("database is locked"))
-    assert store.lost_a_race(error("could not serialize access", "40001"))
-    assert store.lost_a_race(error("deadlock detected", "40P01"))
-    assert store.lost_a_race(error("something else", "40P01"))
-    assert not store.lost_a_race(error("disk I/O error"))
-    assert not store.lost_a_race(error("connection refused", "08006"))
+    assert tokens.lost_a_race(error("database is locked"))
+    assert tokens.lost_a_race(error("could not serialize access", "40001"))
+    assert tokens.lost_a_race(error("deadlock detected", "40P01"))
+    assert tokens.lost_a_race(error("something else", "40P01"))
+    assert not tokens.lost_a_race(error("disk I/O error"))
+    assert not tokens.lost_a_race(error("connection refused", "08006"))
 
 
 def test_the_tests_run_on_the_database_that_database_url_names(app: Flask) -> None:
