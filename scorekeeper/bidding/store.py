@@ -9,7 +9,6 @@ names the version it saw is refused once the game has moved on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from scorekeeper.bidding.models import BiddingGame, BiddingHand, BiddingWriteKey, DeviceBidding
 from scorekeeper.engine import bidding as rules
@@ -103,29 +102,10 @@ GAMES: writes.Versioned[BiddingGame, rules.BiddingState] = writes.Versioned(
 """What the write core needs of a game (web.writes)."""
 Written = writes.Written[BiddingGame, rules.BiddingState]
 Change = Callable[[BiddingGame], rules.BiddingState]
-Respond = Callable[[BiddingGame, rules.BiddingState], dict[str, Any]]
 
 
-def write(
-    game_id: str,
-    change: Change,
-    *,
-    key: str | None = None,
-    body: Any = None,
-    version: int | None = None,
-    status: int = 200,
-    respond: Respond | None = None,
-) -> Written:
-    """Run ``change`` on the game in one transaction (web.writes.write).
-
-    Raises LookupError (no such game), :class:`Conflict` or the engine's ``BiddingError``;
-    nothing is stored then.
-    """
-    if not tokens.is_token(game_id):
-        raise LookupError(game_id)
-    return writes.write(
-        GAMES, game_id, change, key=key, body=body, version=version, status=status, respond=respond
-    )
+write = GAMES.write
+"""Run a change on the game in one transaction (web.writes.Versioned.write)."""
 
 
 def append_hand(hand: rules.BidHand, trump: str | None = None, called: str | None = None) -> Change:
@@ -161,9 +141,5 @@ def replace_hand(
     return change
 
 
-def undo_last(game: BiddingGame) -> rules.BiddingState:
-    """The change that removes the last hand."""
-    if not game.hands:
-        raise Conflict("no_hands")
-    game.hands.pop()
-    return game.state()
+undo_last = GAMES.undo_last
+"""The change that removes the last hand."""

@@ -176,31 +176,8 @@ Change = Callable[[Rubber], engine.RubberState]
 Respond = Callable[[Rubber, engine.RubberState], dict[str, Any]]
 
 
-def write(
-    rubber_id: str,
-    change: Change,
-    *,
-    key: str | None = None,
-    body: Any = None,
-    version: int | None = None,
-    status: int = 200,
-    respond: Respond | None = None,
-) -> Written:
-    """Run ``change`` on the rubber in one transaction (web.writes.write).
-
-    Raises LookupError, :class:`Conflict` or the engine's ``ScoringError``; nothing is stored
-    then.
-    """
-    return writes.write(
-        RUBBERS,
-        rubber_id,
-        change,
-        key=key,
-        body=body,
-        version=version,
-        status=status,
-        respond=respond,
-    )
+write = RUBBERS.write
+"""Run a change on the rubber in one transaction (web.writes.Versioned.write)."""
 
 
 def append_hand(
@@ -257,9 +234,5 @@ def replace_hand(
     return change
 
 
-def undo_last(rubber: Rubber) -> engine.RubberState:
-    """The change that removes the last hand."""
-    if not rubber.hands:
-        raise Conflict("no_hands")
-    rubber.hands.pop()
-    return rubber.state()
+undo_last = RUBBERS.undo_last
+"""The change that removes the last hand."""

@@ -55,6 +55,101 @@ class Versioned(Generic[RowT, StateT]):
     owner: str
     refresh: Callable[[RowT, StateT], None]
 
+    def write(
+        self,
+        row_id: str,
+        change: Callable[[RowT], StateT],
+        *,
+        key: str | None = None,
+        body: Any = None,
+        version: int | None = None,
+        status: int = 200,
+        respond: Callable[[RowT, StateT], dict[str, Any]] | None = None,
+    ) -> Written[RowT, StateT]:
+        """Run ``change`` on the row in one transaction, again when another write got there first.
+
+        Raises LookupError (no such row, or an id that could be none), :class:`Conflict`, or
+        what ``change`` raises (the engine's refusals); nothing is stored then.
+        """
+        if not tokens.is_token(row_id):
+            raise LookupError(row_id)
+        check_key(key)
+        attempt = _Attempt(row_id, change, key, tokens.body_hash(body), version, status, respond)
+        for tried in range(tokens.RETRIES):
+            try:
+                return self._write_once(attempt, again=tried > 0)
+            except (StaleDataError, IntegrityError, OperationalError) as error:
+                db.session.rollback()
+                if isinstance(error, OperationalError) and not tokens.lost_a_race(error):
+                    raise
+                if version is not None and isinstance(error, StaleDataError):
+                    raise Conflict("stale") from error
+                if tried == tokens.RETRIES - 1:
+                    raise Conflict("busy") from error
+            except Exception:
+                db.session.rollback()
+                raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+    @staticmethod
+    def undo_last(row: RowT) -> StateT:
+        """The change that removes the row's last hand."""
+        current: Any = row  # its hands and state, which a TypeVar cannot promise
+        if not current.hands:
+            raise Conflict("no_hands")
+        current.hands.pop()
+        state: StateT = current.state()
+        return state
+
+    def _write_once(self, attempt: _Attempt[RowT, StateT], again: bool) -> Written[RowT, StateT]:
+        if again:
+            # Another write got there first: read everything again. The first attempt may use
+            # what this request has loaded already, since the version column refuses a write
+            # based on a stale read (StaleDataError, then this retry).
+            db.session.expire_all()
+        row = db.session.get(self.model, attempt.row_id)
+        if row is None:
+            raise LookupError(attempt.row_id)
+        current: Any = row  # its version and state, which a TypeVar cannot promise
+        if attempt.key is not None:
+            seen = db.session.get(self.key_model, (attempt.row_id, attempt.key))
+            if seen is not None:
+                if seen.body_hash != attempt.digest:
+                    raise Conflict("key_reused")
+                db.session.rollback()
+                return Written(row, current.state(), seen.status, seen.response, repeated=True)
+        if attempt.version is not None and attempt.version != current.version:
+            raise Conflict("stale")
+        state = attempt.change(row)
+        self.refresh(row, state)
+        db.session.flush()
+        response = attempt.respond(row, state) if attempt.respond else None
+        if attempt.key is not None:
+            db.session.add(
+                self.key_model(
+                    **{self.owner: attempt.row_id},
+                    key=attempt.key,
+                    body_hash=attempt.digest,
+                    status=attempt.status,
+                    response=response,
+                )
+            )
+        db.session.commit()
+        return Written(row, state, attempt.status, response)
+
+
+@dataclass(frozen=True)
+class _Attempt(Generic[RowT, StateT]):
+    """One write as asked: what each try of it needs."""
+
+    row_id: str
+    change: Callable[[RowT], StateT]
+    key: str | None
+    digest: str
+    version: int | None
+    status: int
+    respond: Callable[[RowT, StateT], dict[str, Any]] | None
+
 
 @dataclass(frozen=True)
 class Written(Generic[RowT, StateT]):
@@ -71,85 +166,3 @@ def check_key(key: str | None) -> None:
     if key is not None and not 0 < len(key) <= WRITE_KEY_LENGTH:
         # Callers validate first; this keeps PostgreSQL from being the one to say it.
         raise ValueError(f"a write key has 1 to {WRITE_KEY_LENGTH} characters")
-
-
-def write(
-    kind: Versioned[RowT, StateT],
-    row_id: str,
-    change: Callable[[RowT], StateT],
-    *,
-    key: str | None = None,
-    body: Any = None,
-    version: int | None = None,
-    status: int = 200,
-    respond: Callable[[RowT, StateT], dict[str, Any]] | None = None,
-) -> Written[RowT, StateT]:
-    """Run ``change`` on the row in one transaction, again when another write got there first.
-
-    Raises LookupError (no such row), :class:`Conflict`, or what ``change`` raises (the
-    engine's refusals); nothing is stored then.
-    """
-    check_key(key)
-    digest = tokens.body_hash(body)
-    for attempt in range(tokens.RETRIES):
-        try:
-            return _write_once(kind, row_id, change, key, digest, version, status, respond, attempt)
-        except (StaleDataError, IntegrityError, OperationalError) as error:
-            db.session.rollback()
-            if isinstance(error, OperationalError) and not tokens.lost_a_race(error):
-                raise
-            if version is not None and isinstance(error, StaleDataError):
-                raise Conflict("stale") from error
-            if attempt == tokens.RETRIES - 1:
-                raise Conflict("busy") from error
-        except Exception:
-            db.session.rollback()
-            raise
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
-def _write_once(
-    kind: Versioned[RowT, StateT],
-    row_id: str,
-    change: Callable[[RowT], StateT],
-    key: str | None,
-    digest: str,
-    version: int | None,
-    status: int,
-    respond: Callable[[RowT, StateT], dict[str, Any]] | None,
-    attempt: int,
-) -> Written[RowT, StateT]:
-    if attempt:
-        # Another write got there first: read everything again. The first attempt may use what
-        # this request has loaded already, since the version column refuses a write based on a
-        # stale read (StaleDataError, then this retry).
-        db.session.expire_all()
-    row = db.session.get(kind.model, row_id)
-    if row is None:
-        raise LookupError(row_id)
-    current: Any = row  # its version and state, which a TypeVar cannot promise
-    if key is not None:
-        seen = db.session.get(kind.key_model, (row_id, key))
-        if seen is not None:
-            if seen.body_hash != digest:
-                raise Conflict("key_reused")
-            db.session.rollback()
-            return Written(row, current.state(), seen.status, seen.response, repeated=True)
-    if version is not None and version != current.version:
-        raise Conflict("stale")
-    state = change(row)
-    kind.refresh(row, state)
-    db.session.flush()
-    response = respond(row, state) if respond else None
-    if key is not None:
-        db.session.add(
-            kind.key_model(
-                **{kind.owner: row_id},
-                key=key,
-                body_hash=digest,
-                status=status,
-                response=response,
-            )
-        )
-    db.session.commit()
-    return Written(row, state, status, response)
