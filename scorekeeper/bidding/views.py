@@ -29,7 +29,7 @@ from scorekeeper.bidding.models import BiddingGame
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine import bidding_outlook
 from scorekeeper.extensions import db
-from scorekeeper.web import security
+from scorekeeper.web import hand_edit, security
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.forms import Form
 from scorekeeper.web.i18n import select_locale
@@ -241,39 +241,26 @@ def edit_hand(game_id: str, number: int) -> Any:
     game = editable_or_403(game_id)
     if not 1 <= number <= len(game.hands):
         abort(404)
-    names = wording.seat_names(game.players)
     form = HandForm()
-    form.seat(names)
-    if request.method == "GET":
-        _fill(form, game.hands[number - 1])
-        form.version.data = str(game.version)
-        form.key.data = secrets.token_urlsafe(16)
-        return _edit_page(game, number, form)
-    if form.validate():
-        try:
-            store.write(
-                game.id,
-                store.replace_hand(
-                    number, form.engine_hand(), form.trump.data or None, form.called_card()
-                ),
-                key=form.key.data or None,
-                body=request.form.to_dict(),
-                version=form.stored_version(),
-            )
-        except rules.BiddingError as error:
-            _refusal_on(form, error)
-        except store.Conflict as conflict:
-            if conflict.code != "ends_early":
-                flash(wording.conflict(conflict.code), "conflict")
-                return redirect(url_for(".game", game_id=game_id))
-            form.action.errors = [*form.action.errors, wording.conflict(conflict.code)]
-        else:
-            flash(
-                _("Hand %(number)s was changed; the score was counted again.", number=number),
-                "hand",
-            )
-            return redirect(url_for(".game", game_id=game_id))
-    return _edit_page(game, number, form), 422
+    form.seat(wording.seat_names(game.players))
+    return hand_edit.edit_hand(
+        hand_edit.HandEdit(
+            number=number,
+            form=form,
+            version=game.version,
+            fill=functools.partial(_fill, form, game.hands[number - 1]),
+            page=functools.partial(_edit_page, game, number, form),
+            write=functools.partial(store.write, game.id),
+            change=lambda: store.replace_hand(
+                number, form.engine_hand(), form.trump.data or None, form.called_card()
+            ),
+            refused=rules.BiddingError,
+            refuse=functools.partial(_refusal_on, form),
+            conflict_words=wording.conflict,
+            on_form=("ends_early",),
+            back=url_for(".game", game_id=game_id),
+        )
+    )
 
 
 def _edit_page(game: BiddingGame, number: int, form: HandForm) -> str:

@@ -6,11 +6,10 @@ the hand and counts every later hand again. The routes are the rubber page's blu
 
 from __future__ import annotations
 
-import secrets
+import functools
 from typing import Any
 
-from flask import abort, flash, redirect, render_template, request, url_for
-from flask_babel import gettext as _
+from flask import abort, render_template, url_for
 
 from scorekeeper import engine
 from scorekeeper.rubbers import analysis_page, store
@@ -18,7 +17,7 @@ from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_
 from scorekeeper.rubbers.forms import HandForm
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.rubbers.views import bp
-from scorekeeper.web import wording
+from scorekeeper.web import hand_edit, wording
 from scorekeeper.web.device import current_device
 from scorekeeper.web.forms import choices
 
@@ -59,42 +58,32 @@ def edit_hand(rubber_id: str, number: int) -> Any:
     rubber = editable_or_403(rubber_id)
     if not 1 <= number <= len(rubber.hands):
         abort(404)
-    row = rubber.hands[number - 1]
     form = HandForm()
     form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
-    if request.method == "GET":
-        _fill(form, row, rubber.state().hands[number - 1].winner)
-        form.version.data = str(rubber.version)
-        form.key.data = secrets.token_urlsafe(16)
-        return _edit_page(rubber, number, form)
-    if form.validate():
-        try:
-            store.write(
-                rubber.id,
-                store.replace_hand(
-                    number,
-                    form.engine_hand(),
-                    form.trump.data or None,
-                    typed_team=form.typed_team(),
-                ),
-                key=form.key.data or None,
-                body=request.form.to_dict(),
-                version=form.stored_version(),
-            )
-        except engine.ScoringError as error:
-            form.points.errors = [*form.points.errors, wording.engine_error(error)]
-        except store.Conflict as conflict:
-            if conflict.code not in ("ends_early", "cards_shift"):
-                flash(wording.conflict(conflict.code), "conflict")
-                return redirect(url_for(".rubber", rubber_id=rubber_id))
-            form.action.errors = [*form.action.errors, wording.conflict(conflict.code)]
-        else:
-            flash(
-                _("Hand %(number)s was changed; the score was counted again.", number=number),
-                "hand",
-            )
-            return redirect(url_for(".rubber", rubber_id=rubber_id))
-    return _edit_page(rubber, number, form), 422
+
+    def refuse(error: engine.ScoringError) -> None:
+        form.points.errors = [*form.points.errors, wording.engine_error(error)]
+
+    return hand_edit.edit_hand(
+        hand_edit.HandEdit(
+            number=number,
+            form=form,
+            version=rubber.version,
+            fill=lambda: _fill(
+                form, rubber.hands[number - 1], rubber.state().hands[number - 1].winner
+            ),
+            page=functools.partial(_edit_page, rubber, number, form),
+            write=functools.partial(store.write, rubber.id),
+            change=lambda: store.replace_hand(
+                number, form.engine_hand(), form.trump.data or None, typed_team=form.typed_team()
+            ),
+            refused=engine.ScoringError,
+            refuse=refuse,
+            conflict_words=wording.conflict,
+            on_form=("ends_early", "cards_shift"),
+            back=url_for(".rubber", rubber_id=rubber_id),
+        )
+    )
 
 
 def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
