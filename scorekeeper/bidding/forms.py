@@ -20,6 +20,7 @@ from scorekeeper.bidding import wording
 from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import read_card
+from scorekeeper.web.card_grid import MAX_CARD_TEXT
 from scorekeeper.web.forms import (
     SUIT_CHOICES,
     Form,
@@ -35,10 +36,6 @@ ALONE = "alone"
 """The partner choice of a bidder who called a card of their own hand."""
 HAND_ACTIONS = ("made", "failed", "points", "passed")
 SUITS = choices(SUIT_CHOICES)
-
-
-MAX_CARD_TEXT = 4
-"""The longest card as written (``10H``), with room for one stray character."""
 
 
 class NewGameForm(Form):
@@ -184,24 +181,3 @@ class HandForm(VersionedForm):
         partner = bidder if self.partner.data == ALONE else int(self.partner.data or 0)
         made = {"made": True, "failed": False}.get(str(self.action.data))
         return rules.BidHand.played(bidder, bid, partner, points=self.points.data, made=made)
-
-
-MAX_PICKED = 48
-"""More values than the largest deck holds are not a person tapping: the rest are ignored."""
-
-
-class CardListField(Field):
-    """Every card sent under one name (a checkbox per card), as written."""
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        cards = (str(value).strip()[:MAX_CARD_TEXT] for value in valuelist[:MAX_PICKED])
-        self.data = [card for card in cards if card]
-
-
-class PileForm(Form):
-    """The cards of the bidder's side's pile, picked on the grid of the table's deck.
-
-    A GET form, since counting changes nothing, so no CSRF token."""
-
-    cards = CardListField()
-    action = HiddenField()

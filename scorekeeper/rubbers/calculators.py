@@ -23,7 +23,7 @@ from scorekeeper.rubbers.card_entry import bp
 from scorekeeper.rubbers.card_forms import CardsForm, MelarForm, PileForm
 from scorekeeper.rubbers.forms import SpoilForm
 from scorekeeper.rubbers.models import Rubber
-from scorekeeper.web import wording
+from scorekeeper.web import card_grid, wording
 from scorekeeper.web.device import current_device
 
 __all__ = ["bp", "count_pile", "melar"]
@@ -44,19 +44,8 @@ def _opened(rubber_id: str) -> tuple[Rubber, engine.RubberState, bool] | Any:
 def _picked(
     rules: engine.RuleSet, cards: list[engine.Card], problems: dict[str, str]
 ) -> dict[str, Any]:
-    """Return what a grid of toggled cards shows (a pile, a melar hand).
-
-    It is the deck with the picked cards ticked, the problems by card, and the typed texts that
-    are no card of the deck."""
-    suits = grid(rules)
-    known = {cell.text for row in suits for cell in row.cells}
-    return {
-        "suits": suits,
-        "checked": {str(card) for card in cards},
-        "problems": problems,
-        "strays": [text for text in problems if text not in known],
-        "count": len(cards),
-    }
+    """Return what a grid of toggled cards shows (a pile, a melar hand)."""
+    return card_grid.shown(grid(rules), cards, problems)
 
 
 # Count a pile ----------------------------------------------------------------------------

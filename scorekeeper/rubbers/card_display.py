@@ -11,12 +11,10 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import engine
-from scorekeeper.web import wording
+from scorekeeper.web import card_grid, wording
 
 SEATS = engine.tricks.SEATS
 TRICKS = engine.tricks.TRICKS_PER_HAND
-DISPLAY_SUITS = (engine.Suit.SPADES, engine.Suit.HEARTS, engine.Suit.CLUBS, engine.Suit.DIAMONDS)
-"""The grid's rows: dark and red suits take turns, as a hand is sorted at the table."""
 TYPED_AT_ONCE = 40
 """Cards typed in one go: a whole hand read out from a sheet, at most."""
 
@@ -24,46 +22,9 @@ TYPED_AT_ONCE = 40
 # The grid of the rubber's deck -----------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One card of the grid: how it is written, shown and named, and what it is worth."""
-
-    text: str
-    face: str
-    name: str
-    suit: str
-    points: int
-
-
-@dataclass(frozen=True)
-class SuitRow:
-    """One suit of the grid, its cards highest first."""
-
-    suit: str
-    symbol: str
-    name: str
-    cells: list[Cell]
-
-
-def grid(rules: engine.RuleSet) -> list[SuitRow]:
+def grid(rules: engine.RuleSet) -> list[card_grid.SuitRow]:
     """The rubber's 40 cards by suit, each suit in the rule set's rank order."""
-    by_suit: dict[engine.Suit, list[Cell]] = {suit: [] for suit in engine.Suit}
-    for card in engine.deck(rules):
-        by_suit[card.suit].append(
-            Cell(
-                str(card),
-                wording.card_face(card),
-                wording.card_name(card),
-                card.suit.value,
-                engine.card_points(card, rules),
-            )
-        )
-    return [
-        SuitRow(
-            suit.value, wording.SUIT_SYMBOLS[suit.value], wording.suit_name(suit), by_suit[suit]
-        )
-        for suit in DISPLAY_SUITS
-    ]
+    return card_grid.grid(engine.deck(rules), lambda card: engine.card_points(card, rules))
 
 
 def turned_card_choices(rules: engine.RuleSet) -> list[tuple[str, list[tuple[str, str]]]]:
@@ -76,7 +37,7 @@ def turned_card_choices(rules: engine.RuleSet) -> list[tuple[str, list[tuple[str
     else:
         ranks = list(engine.rank_order(rules))
     choices = []
-    for suit in DISPLAY_SUITS:
+    for suit in card_grid.DISPLAY_SUITS:
         cards = [engine.Card(rank, suit) for rank in ranks]
         choices.append(
             (wording.suit_name(suit), [(str(card), wording.card_face(card)) for card in cards])

@@ -2,63 +2,28 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
-from wtforms import Field, HiddenField, RadioField, StringField
+from wtforms import HiddenField, RadioField, StringField
 from wtforms.validators import Optional
 
 from scorekeeper import engine
-from scorekeeper.web.forms import Form, VersionedForm, choices, write_key_field
+from scorekeeper.web import card_grid
+from scorekeeper.web.card_grid import MAX_CARD_TEXT as MAX_CARD_TEXT
+from scorekeeper.web.card_grid import CardListField
+from scorekeeper.web.forms import VersionedForm, choices, write_key_field
 
-MAX_CARD_TEXT = 4
-"""The longest card as written (``10H``), with room for one stray character."""
-MAX_PICKED = 48
-"""More values than a deck holds are not a person tapping: the rest are ignored."""
 MAX_RECORD_TEXT = 600
 """A full record written ``AS 2S 7S JS|...`` is about 130 characters."""
 MAX_TYPED_TEXT = 250
 """A whole hand typed out (40 cards, "10H " the longest), with room for a stray one."""
 
 
-class CardListField(Field):
-    """Every value sent under one name (a checkbox or a button per card), as written."""
-
-    def process_formdata(self, valuelist: list[Any]) -> None:
-        cards = (str(value).strip()[:MAX_CARD_TEXT] for value in valuelist[:MAX_PICKED])
-        self.data = [card for card in cards if card]
-
-
-class CardsForm(Form):
-    """Cards picked on the grid of the rubber's deck; a GET form, so no CSRF token."""
-
-    cards = CardListField()
-    action = HiddenField()
+class CardsForm(card_grid.CardsForm):
+    """Cards picked on the grid of the rubber's deck."""
 
     def picked(self, rules: engine.RuleSet) -> tuple[list[engine.Card], dict[str, str]]:
         """The picked cards read by the engine, and a sentence for each one refused, by card."""
-        if self.action.data == "clear":
-            self.cards.data = []
-        cards: list[engine.Card] = []
-        problems: dict[str, str] = {}
-        for text in self.cards.data or []:
-            try:
-                card = engine.Card.parse(text)
-            except engine.CardError:
-                problems[text] = gettext(
-                    "%(card)s is not a card: write the rank then the suit, like 7H.", card=text
-                )
-                continue
-            if not engine.in_deck(card, rules):
-                problems[str(card)] = gettext("%(card)s is not in this deck.", card=str(card))
-            elif card in cards:
-                problems[str(card)] = gettext(
-                    "%(card)s is picked twice: a card counts once.", card=str(card)
-                )
-            else:
-                cards.append(card)
-        return cards, problems
+        return self.read_cards(lambda card: engine.in_deck(card, rules))
 
 
 class PileForm(CardsForm):
