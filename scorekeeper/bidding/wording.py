@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import PileError
+from scorekeeper.web import wording as words
 
 
 def seat_names(players: list[str]) -> list[str]:
@@ -101,15 +102,10 @@ def engine_error(error: ValueError) -> str:
 
 def conflict(code: str) -> str:
     """Why a write was refused because of the game's state."""
-    return {
-        "stale": _("Someone else recorded a hand: here is the new score."),
-        "key_reused": _(
-            "This page had already sent a different hand: check the score, then record again."
-        ),
+    return words.write_conflict(code) or {
         "ends_early": _(
             "That change would end the game before the hands that follow it: undo those first."
         ),
-        "no_hands": _("There is no hand to undo."),
         "busy": _("The game is busy: try again."),
         "finished": _("This game is already won: no more hands can be added."),
     }.get(code, _("The game changed: reload it."))

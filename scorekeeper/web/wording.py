@@ -80,15 +80,10 @@ def engine_error(error: ValueError) -> str:
 
 def conflict(code: str) -> str:
     """Why a write was refused because of the rubber's state."""
-    return {
-        "stale": _("Someone else recorded a hand: here is the new score."),
-        "key_reused": _(
-            "This page had already sent a different hand: check the score, then record again."
-        ),
+    return write_conflict(code) or {
         "ends_early": _(
             "That change would end the rubber before the hands that follow it: undo those first."
         ),
-        "no_hands": _("There is no hand to undo."),
         "cards_shift": _(
             "That change would move the deal of a later hand recorded card by card: "
             "undo that hand first."
@@ -419,3 +414,14 @@ def analysis_failed(code: str | None) -> str:
     if code == "out_of_time":
         return _("The time for this analysis ran out before its value was found.")
     return _("The analysis failed on the server: ask for it again.")
+
+
+def write_conflict(code: str) -> str | None:
+    """Why a write was refused, where a rubber and a bidding game say it alike (web.writes)."""
+    return {
+        "stale": _("Someone else recorded a hand: here is the new score."),
+        "key_reused": _(
+            "This page had already sent a different hand: check the score, then record again."
+        ),
+        "no_hands": _("There is no hand to undo."),
+    }.get(code)
