@@ -159,16 +159,16 @@ class HandForm(VersionedForm):
         return str(read_card(self.called.data, self.players))
 
     def validate_bidder(self, field: RadioField) -> None:
-        self._at_the_table(field, "bidder")
+        self._at_the_table(field, rules.SeatRole.BIDDER)
 
     def validate_partner(self, field: RadioField) -> None:
-        self._at_the_table(field, "partner")
+        self._at_the_table(field, rules.SeatRole.PARTNER)
 
     @staticmethod
-    def _at_the_table(field: RadioField, role: str) -> None:
+    def _at_the_table(field: RadioField, role: rules.SeatRole) -> None:
         values = [value for value, *_ in field.iter_choices()]
         if field.data is not None and field.data not in values:
-            players = len(values) - (role == "partner")
+            players = len(values) - (role is rules.SeatRole.PARTNER)
             refusal = rules.UnknownSeatError(field.data, players, role)
             raise ValidationError(wording.engine_error(refusal))
 

@@ -222,7 +222,7 @@ def _refusal_on(form: HandForm, error: rules.BiddingError) -> None:
     """Put the engine's refusal on the field it is about."""
     field: Any = form.points
     if isinstance(error, rules.UnknownSeatError):
-        field = form.partner if error.role == "partner" else form.bidder
+        field = form.partner if error.role is rules.SeatRole.PARTNER else form.bidder
     elif isinstance(error, rules.BidError):
         field = form.bid
     form.action.errors = list(form.action.errors)

@@ -29,6 +29,7 @@ from .bidding_faults import CardPointsError as CardPointsError
 from .bidding_faults import GameFinishedError as GameFinishedError
 from .bidding_faults import OutcomeError as OutcomeError
 from .bidding_faults import PlayersError as PlayersError
+from .bidding_faults import SeatRole as SeatRole
 from .bidding_faults import TargetError as TargetError
 from .bidding_faults import TooManyHandsError as TooManyHandsError
 from .bidding_faults import UnknownSeatError as UnknownSeatError
@@ -61,7 +62,7 @@ def _check_players(players: object) -> int:
     return players
 
 
-def _check_seat(seat: object, players: int, role: str) -> int:
+def _check_seat(seat: object, players: int, role: SeatRole) -> int:
     if not _whole(seat, 0, players - 1):
         raise UnknownSeatError(seat, players, role)
     assert isinstance(seat, int)
@@ -117,7 +118,7 @@ class BidHand:
             if any(value is not None for value in given):
                 raise OutcomeError(given, "passed", "A hand everyone passed has no bid.")
             return
-        for role, seat in (("bidder", self.bidder), ("partner", self.partner)):
+        for role, seat in ((SeatRole.BIDDER, self.bidder), (SeatRole.PARTNER, self.partner)):
             _check_seat(seat, MAX_PLAYERS, role)  # the table's own size is checked in play
         if not _whole(self.bid, MIN_BID, MAX_BID):
             raise BidError(self.bid, f"A bid is a whole number from 61 to 120, not {self.bid!r}.")
@@ -182,8 +183,8 @@ def changes(players: int, hand: BidHand) -> tuple[int, ...]:
         return (0,) * players
     assert hand.bid is not None and hand.bidder is not None and hand.partner is not None
     side = {
-        _check_seat(hand.bidder, players, "bidder"),
-        _check_seat(hand.partner, players, "partner"),
+        _check_seat(hand.bidder, players, SeatRole.BIDDER),
+        _check_seat(hand.partner, players, SeatRole.PARTNER),
     }
     if hand.made:
         return tuple(hand.bid if seat in side else 0 for seat in range(players))
@@ -208,7 +209,7 @@ class Table:
             raise TargetError(
                 self.target, f"The target is a whole number from 50 to 2000, not {self.target!r}."
             )
-        _check_seat(self.first_dealer, self.players, "first_dealer")
+        _check_seat(self.first_dealer, self.players, SeatRole.FIRST_DEALER)
 
     @property
     def deck_size(self) -> int:

@@ -74,14 +74,25 @@ class TargetError(BiddingError):
     fault = BiddingFault.TARGET
 
 
+class SeatRole(enum.StrEnum):
+    """Whose seat a hand or a game names: an :class:`UnknownSeatError` says which."""
+
+    BIDDER = "bidder"
+    """The player who won the auction."""
+    PARTNER = "partner"
+    """The holder of the called card (the bidder again, playing alone)."""
+    FIRST_DEALER = "first_dealer"
+    """Who deals the game's first hand."""
+
+
 class UnknownSeatError(BiddingError):
-    """A seat not at the table; ``role`` is ``bidder``, ``partner`` or ``first_dealer``."""
+    """A seat not at the table, as the :class:`SeatRole` ``role``."""
 
     code = "seat"
 
-    def __init__(self, value: object, players: int, role: str) -> None:
+    def __init__(self, value: object, players: int, role: SeatRole) -> None:
         self.players = players
-        self.role = role
+        self.role = SeatRole(role)
         self.fault = BiddingFault(f"{role}_seat")
         super().__init__(
             value, f"The {role} must be a seat from 0 to {players - 1}, not {value!r}."
