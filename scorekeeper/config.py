@@ -68,7 +68,7 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         PROXY_COUNT=0,
         # On https only: Strict-Transport-Security's max-age (0: no header), and the session
         # cookie's name prefix (empty: the plain name), which browsers hold to Secure, Path=/
-        # and no Domain (docs/decisions.md, "Serving it for real").
+        # and no Domain (docs/decisions/security.md, "Headers and cookies").
         HSTS_MAX_AGE=365 * 24 * 3600,
         SESSION_COOKIE_HTTPS_PREFIX="__Host-",
         # Rate limits on creations (web/limits.py): on unless RATELIMIT_ENABLED=0; counters in

@@ -1,6 +1,6 @@
 """gunicorn's settings for serving the app for real (``make serve``).
 
-See docs/decisions.md, "Serving it for real". The address and the workers come from the environment,
+See docs/decisions/serving.md, "The servers". The address and the workers come from the environment,
 the access log is on, with the edit keys of edit links taken out of it.
 
     gunicorn --config python:scorekeeper.gunicorn_conf 'scorekeeper:create_app()'

@@ -34,7 +34,7 @@
     });
   }
 
-  // Following live (docs/decisions.md, "Following live"): a page whose <main> carries its
+  // Following live (docs/decisions/offline-and-live.md): a page whose <main> carries its
   // ETag (data-follow) asks the server again every 5 s with it, answered 304 while nothing
   // changed, and puts the new page's <main> in place of its own when something did. Nothing
   // is asked while the page is hidden or the phone offline; after a failure the wait doubles

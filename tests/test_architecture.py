@@ -1,11 +1,10 @@
-"""The shape of the package (docs/decisions.md, "The layout").
+"""The shape of the package (docs/decisions/architecture.md, "The layout").
 
-One-way layers, no import cycle, no module too long to read, and every module where the README's map
+One-way layers, no import cycle, no module too long to read, and every module where the README's tree
 says."""
 
 from __future__ import annotations
 
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -58,12 +57,40 @@ def test_no_module_is_longer_than_a_sitting() -> None:
     assert {path: n for path, n in lengths.items() if n > LONGEST_MODULE} == {}
 
 
-def test_the_readme_names_every_package_and_module() -> None:
+TREE_DESCRIPTIONS = 26
+"""The README tree's column of descriptions: a line indented this far carries one on."""
+
+
+def the_readme_tree() -> set[str]:
+    """Return every path the README's tree names, folders ending in "/".
+
+    The tree is the first code block under "## What is where": two spaces of indent per level,
+    a name, then its description; a line indented as far as the descriptions carries one on."""
     readme = (ROOT / "README.md").read_text()
     where = readme[readme.index("## What is where") :]
+    tree = where.split("```")[1].splitlines()[1:]
+    paths: set[str] = set()
+    parents: list[str] = []
+    for line in tree:
+        indent = len(line) - len(line.lstrip())
+        if not line.strip() or indent >= TREE_DESCRIPTIONS:
+            continue
+        depth = indent // 2
+        parents[depth:] = [line.split()[0]]
+        paths.add("".join(parents))
+    return paths
+
+
+def test_the_readme_names_every_package_and_module() -> None:
+    tree = the_readme_tree()
+    missing = []
     for path in sorted(PACKAGE.rglob("*.py")):
         relative = path.relative_to(ROOT)
-        name = relative.parent if path.name == "__init__.py" else relative
-        named = str(name) + ("/" if path.name == "__init__.py" else "")
-        short = path.name if path.name != "__init__.py" else None
-        assert named in where or (short and re.search(rf"`{re.escape(short)}`", where)), named
+        named = f"{relative.parent}/" if path.name == "__init__.py" else str(relative)
+        if named not in tree:
+            missing.append(named)
+    assert missing == []
+
+
+def test_the_readme_tree_names_only_what_is_there() -> None:
+    assert sorted(path for path in the_readme_tree() if not (ROOT / path).exists()) == []

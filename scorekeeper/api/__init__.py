@@ -22,7 +22,7 @@ def _json_only() -> Response | None:
     """415 for a body that is not declared JSON.
 
     A web page can make a visitor's browser send ``text/plain`` anywhere without asking, never
-    ``application/json`` to another site (docs/decisions.md, "Rate limits and JSON only")."""
+    ``application/json`` to another site (docs/decisions/api.md, "JSON only")."""
     has_body = (
         bool(request.content_length)
         or "chunked" in request.headers.get("Transfer-Encoding", "").lower()

@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 document of the API, served at ``/api/v1/openapi.json``.
 
 It is made from the operations each part declares and the JSON Schema of their models
-(docs/decisions.md, "One source for the contract"), never written by hand."""
+(docs/decisions/api.md, "One source for the contract"), never written by hand."""
 
 from __future__ import annotations
 

@@ -326,7 +326,8 @@ def play_hand(state: BiddingState, hand: BidHand) -> BiddingState:
     """The game after one more hand (raises a :class:`BiddingError` if it cannot be added).
 
     The game ends after the hand in which a player reaches the target, if one player alone
-    holds the highest score; with the highest shared, play goes on (docs/decisions.md).
+    holds the highest score; with the highest shared, play goes on (docs/decisions/bidding.md,
+    "The game").
 
     >>> game = play_hand(new_game(4, target=50), BidHand.played(bidder=1, bid=61, partner=3, made=True))
     >>> game.scores, game.finished, game.winner

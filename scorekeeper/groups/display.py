@@ -2,7 +2,7 @@
 
 Every rubber of the group being played now is shown with its cross and score, beside the group's
 standings, big enough to read across the room. It has no controls and keeps itself up to date
-(app.js, "Following live" in docs/decisions.md)."""
+(app.js, "Following live" in docs/decisions/offline-and-live.md)."""
 
 from __future__ import annotations
 

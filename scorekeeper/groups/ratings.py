@@ -1,8 +1,8 @@
 """The players' ratings in a group, kept rubber by rubber in the group's order.
 
 Each seat row keeps its player's rating after its rubber, each player row the current one; a
-write that changes a rubber's result rates again from that rubber on (docs/decisions.md,
-"Review": "Ratings").
+write that changes a rubber's result rates again from that rubber on (docs/decisions/groups.md,
+"Ratings").
 """
 
 from __future__ import annotations

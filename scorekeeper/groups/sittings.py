@@ -1,7 +1,7 @@
 """Sittings (sessões): the rubbers of the same two pairs in a row, and the sheet's running count.
 
 The rubbers are read around one rubber in the group's order (or along its chain of "next rubber,
-same table"), and the paper sheet's running count is over them (docs/decisions.md, "Review":
+same table"), and the paper sheet's running count is over them (docs/decisions/groups.md,
 "Sittings")."""
 
 from __future__ import annotations

@@ -297,7 +297,10 @@ def move(group_id: str, rubber_id: str) -> WerkzeugResponse:
 
 @bp.post("/g/<group_id>/rubbers/<rubber_id>/leave")
 def leave(group_id: str, rubber_id: str) -> WerkzeugResponse:
-    """Undo the move this phone just made: the rubber leaves the group (docs/decisions.md)."""
+    """Undo the move this phone just made: the rubber leaves the group.
+
+    See docs/decisions/groups.md, "Bringing a rubber into a group asks first".
+    """
     group = _editable_or_403(group_id)
     rubber = editable_or_403(rubber_id)
     if session.get("moved") != [group.id, rubber.id] or rubber.group_id != group.id:

@@ -322,7 +322,8 @@ def confirm(rubber: Rubber, state: engine.RubberState) -> Any:
 def analyse(rubber: Rubber, state: engine.RubberState) -> Any:
     """Queue the analysis of the record being confirmed: not yet a hand, analysed by its content.
 
-    Once recorded, the hand's analysis is the same one (docs/decisions.md).
+    Once recorded, the hand's analysis is the same one (docs/decisions/analysis.md, "The best
+    line from any card, and the replay's analysis").
     """
     form = ReplayForm()
     step = Step(form.chosen_trump(), form.tricks())

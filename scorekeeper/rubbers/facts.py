@@ -97,7 +97,7 @@ def answer_key(rubber_id: str, facts: Facts) -> tuple[tuple[Any, ...], str | Non
 def table(facts: Facts) -> tuple[str | None, int | None]:
     """Return what the sitting's count and link depend on besides the rubber itself.
 
-    See docs/decisions.md, "The sitting on the rubber page"."""
+    See docs/decisions/rubber-page.md, "The sitting on the rubber page"."""
     return (facts.next_id, facts.previous_version)
 
 

@@ -3,7 +3,7 @@
 The engine scores the new hand from the running totals kept on the rubber's row (its tally),
 so no other hand is read; the row's new totals are written on condition that its version is
 still the one read, with the hand and the write key, in one transaction that also moves the
-group's totals when the rubber is in one (docs/decisions.md, "Performance").
+group's totals when the rubber is in one (docs/decisions/performance.md, "Writing a hand").
 """
 
 from __future__ import annotations

@@ -4,7 +4,8 @@ Starting one, its edit rights, and the general write of an edit or an undo.
 
 The general write folds the hands again with the engine, refreshes the cached totals, and bumps
 the rubber's version in the same transaction; two phones writing at once cannot lose a hand. A
-new hand is added by ``hands``, from the totals alone (docs/decisions.md, "Performance").
+new hand is added by ``hands``, from the totals alone (docs/decisions/performance.md, "Writing
+a hand").
 """
 
 from __future__ import annotations

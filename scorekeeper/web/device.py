@@ -1,7 +1,7 @@
 """The phone's anonymous identity in its session cookie, and its edit keys in its rows.
 
 The cookie holds the device's id and a secret of its own, and never grows with what the phone
-has done (docs/decisions.md, "The session cookie's size").
+has done (docs/decisions/security.md, "The session cookie's size").
 
 The rows hold each key sealed with the cookie's secret: the database alone gives no edit key
 away (it keeps only hashes of them elsewhere), nor does the cookie alone."""

@@ -1,7 +1,7 @@
 """Rate limits on what creates.
 
 Rubbers, groups, bidding games and imports, per client address, applied by endpoint here so the
-views need not know (docs/decisions.md, "Rate limits")."""
+views need not know (docs/decisions/limits.md, "Rate limits")."""
 
 from __future__ import annotations
 

@@ -29,7 +29,8 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     """WAL lets the score be read while a hand is written; the busy timeout waits for a lock.
 
     synchronous=FULL: a hand the server has acknowledged is on the disk, through a power cut
-    too, at the cost of a wait for the disk on every write (docs/decisions.md).
+    too, at the cost of a wait for the disk on every write (docs/decisions/performance.md,
+    "Writing a hand").
     """
     if isinstance(dbapi_connection, sqlite3.Connection):
         cursor = dbapi_connection.cursor()
@@ -86,7 +87,7 @@ def one_writer(connection: sa.Connection) -> Iterator[None]:
     more, however soon the first is done; two gunicorn workers recording hands spent most of
     their time so. Waiting in this queue, a writer is let in within WRITER_POLL of the other's
     end (at once, for a thread of the same process). The database's own lock still decides:
-    this only makes the queue (docs/decisions.md, "Performance").
+    this only makes the queue (docs/decisions/performance.md, "Writing a hand").
     """
     database = connection.engine.url.database
     if connection.dialect.name != "sqlite" or not database or database == ":memory:":

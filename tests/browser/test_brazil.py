@@ -70,7 +70,8 @@ def test_the_brasil_table_shuffles_on_the_dealers_right_and_leads_on_the_left(
     assert dealer[1] > shuffler[1] and dealer[1] > cutter[1]  # the dealer at the bottom
     assert shuffler[0] > dealer[0] > cutter[0]  # his right hand, his left hand
     assert centre("leads") == cutter
-    # The direction arrow follows the hand's number (the felt square is gone, decisions.md).
+    # The direction arrow follows the hand's number (the felt square is gone:
+    # docs/decisions/rubber-page.md, "At a real table").
     expect(page.locator(".table-view h2 [aria-hidden=true]")).to_have_text("↻")
 
 

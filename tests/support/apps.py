@@ -95,7 +95,7 @@ class _Cable:
     before the app sees it: the phone gets a network error, as with no network at all, and
     nothing reaches the server. The browser's own offline switch (Playwright's ``set_offline``)
     is an emulation that a request can miss while a page is being replaced; the cookie jar
-    is not (docs/decisions.md, "The offline tests cut the phone off at the test server")."""
+    is not (tests/README.md, "The offline tests cut the phone off at the test server")."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app

@@ -1,7 +1,7 @@
 """Reading a request body with a model: one answer, for the first problem, in API.md's words.
 
 The models are strict (``true`` is no number, nor is ``"3"``) and say what a body may hold; the
-OpenAPI document is generated from the same models (docs/decisions.md, "One source for the
+OpenAPI document is generated from the same models (docs/decisions/api.md, "One source for the
 contract"). A body that breaks one is answered for its first problem in reading order: a key
 the body may not hold, then a key it lacks, then the fields in the order the model declares
 them, a list before its items. A field's type carries a :class:`Says` that words its refusals.
