@@ -9,7 +9,7 @@ import secrets
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -90,13 +90,6 @@ def group_bidding_count(group_id: str) -> int:
     )
 
 
-def _place(group: Group, game_id: str) -> tuple[Any, Any] | None:
-    game = bidding_store.get(game_id)
-    if game is None or game.group_id != group.id:
-        return None
-    return (game.created_at, game.id)
-
-
 @bp.get("/g/<group_id>/bidding")
 def games(group_id: str) -> str:
     """The group's bidding games, newest first, and their statistics."""
@@ -104,10 +97,7 @@ def games(group_id: str) -> str:
     pagination = paging.page(
         sa.select(BiddingGame).where(BiddingGame.group_id == group.id),
         (BiddingGame.created_at, BiddingGame.id),
-        current_app.config["HISTORY_PAGE_SIZE"],
-        lambda game: game.id,
-        before=_place(group, request.args.get("before", "")),
-        after=_place(group, request.args.get("after", "")),
+        BiddingGame.id,
     )
     return render_template(
         "groups/bidding.html",

@@ -13,7 +13,6 @@ from flask import (
     Blueprint,
     Response,
     abort,
-    current_app,
     flash,
     redirect,
     render_template,
@@ -76,16 +75,6 @@ _group_or_404 = group_store.GRANTS.or_404
 _editable_or_403 = group_store.GRANTS.editable_or_403
 
 
-def _place(group: Group, rubber_id: str) -> tuple[Any, Any] | None:
-    """Where a rubber of the group sits in its history, for the "Older" and "Newer" links."""
-    if not store.is_token(rubber_id):
-        return None
-    rubber = db.session.get(Rubber, rubber_id)
-    if rubber is None or rubber.group_id != group.id:
-        return None
-    return (rubber.created_at, rubber.group_seq)
-
-
 # Groups -----------------------------------------------------------------------------------------
 
 
@@ -119,10 +108,7 @@ def group(group_id: str) -> str:
     pagination = paging.page(
         sa.select(Rubber).where(Rubber.group_id == group.id),
         (Rubber.created_at, Rubber.group_seq),
-        current_app.config["HISTORY_PAGE_SIZE"],
-        lambda rubber: rubber.id,
-        before=_place(group, request.args.get("before", "")),
-        after=_place(group, request.args.get("after", "")),
+        Rubber.id,
     )
     stats = group_store.stats(group.id)
     movable: list[Rubber] = []

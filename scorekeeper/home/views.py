@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from flask import Blueprint, current_app, render_template, request
+from flask import Blueprint, render_template
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.bidding import store as bidding_store
@@ -12,7 +10,7 @@ from scorekeeper.bidding import wording as bidding_wording
 from scorekeeper.bidding.models import BiddingGame, DeviceBidding
 from scorekeeper.extensions import db
 from scorekeeper.groups.models import DeviceGroup, Group
-from scorekeeper.rubbers import drawings, house_rules, store
+from scorekeeper.rubbers import drawings, house_rules
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import paging, wording
@@ -53,22 +51,6 @@ def home() -> str:
     )
 
 
-def _game_place(device: str | None, game_id: str) -> tuple[Any, Any] | None:
-    """Where a bidding game sits in the device's history, for its own links."""
-    if not device or not bidding_store.get(game_id):
-        return None
-    grant = db.session.get(DeviceBidding, (device, game_id))
-    return None if grant is None else (grant.created_at, grant.game_id)
-
-
-def _place(device: str | None, rubber_id: str) -> tuple[Any, Any] | None:
-    """Where a rubber sits in the device's history, for the "Older" and "Newer" links."""
-    if not device or not store.is_token(rubber_id):
-        return None
-    grant = db.session.get(DeviceRubber, (device, rubber_id))
-    return None if grant is None else (grant.created_at, grant.rubber_id)
-
-
 @bp.get("/history")
 def history() -> str:
     device = current_device()
@@ -78,10 +60,7 @@ def history() -> str:
         .where(DeviceRubber.device == (device or ""))
         .options(selectinload(Rubber.hands)),
         (DeviceRubber.created_at, DeviceRubber.rubber_id),
-        current_app.config["HISTORY_PAGE_SIZE"],
-        lambda rubber: rubber.id,
-        before=_place(device, request.args.get("before", "")),
-        after=_place(device, request.args.get("after", "")),
+        Rubber.id,
     )
     crosses = {}
     for rubber in pagination.items:
@@ -98,10 +77,8 @@ def history() -> str:
         .join(DeviceBidding, DeviceBidding.game_id == BiddingGame.id)
         .where(DeviceBidding.device == (device or "")),
         (DeviceBidding.created_at, DeviceBidding.game_id),
-        current_app.config["HISTORY_PAGE_SIZE"],
-        lambda game: game.id,
-        before=_game_place(device, request.args.get("games_before", "")),
-        after=_game_place(device, request.args.get("games_after", "")),
+        BiddingGame.id,
+        links="games_",
     )
     return render_template(
         "history.html",

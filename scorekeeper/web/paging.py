@@ -9,8 +9,10 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 import sqlalchemy as sa
+from flask import current_app, request
 
 from scorekeeper.extensions import db
+from scorekeeper.web import tokens
 
 Row = TypeVar("Row")
 
@@ -26,6 +28,18 @@ class Page(Generic[Row]):
     older: str | None
 
 
+def _place(
+    query: sa.Select[Any], order: tuple[Any, Any], ident: Any, row_id: str
+) -> tuple[Any, Any] | None:
+    """Where the row ``row_id`` sits in ``query``'s order; None if it is none of its rows."""
+    if not tokens.is_token(row_id):
+        return None
+    found = db.session.execute(
+        query.with_only_columns(*order, maintain_column_froms=True).where(ident == row_id).limit(1)
+    ).first()
+    return None if found is None else (found[0], found[1])
+
+
 def _after(
     order: tuple[Any, Any], cursor: tuple[Any, Any], *, older: bool
 ) -> sa.ColumnElement[bool]:
@@ -39,19 +53,17 @@ def _after(
 
 
 def page(
-    query: sa.Select[Any],
-    order: tuple[Any, Any],
-    size: int,
-    key: Any,
-    *,
-    before: tuple[Any, Any] | None = None,
-    after: tuple[Any, Any] | None = None,
+    query: sa.Select[Any], order: tuple[Any, Any], ident: Any, *, links: str = ""
 ) -> Page[Any]:
-    """Return one page of ``query`` in the descending ``order``.
+    """Return the page of ``query`` the address asks for, in the descending ``order``.
 
-    The page holds the newest rows, those older than ``before`` or those newer than ``after`` (a
-    sort key each); ``key(row)`` is a row's id for the links. A page newer than ``after`` that
-    reaches the newest row is the first page."""
+    The page holds the newest rows, or those older than the row ``before`` names, or those newer
+    than the row ``after`` names: ids (``ident``, the rows' id column) of rows of ``query``, read
+    from the address behind ``links`` (a page with two histories tells their links apart). A page
+    newer than ``after`` that reaches the newest row is the first page."""
+    size = current_app.config["HISTORY_PAGE_SIZE"]
+    before = _place(query, order, ident, request.args.get(f"{links}before", ""))
+    after = _place(query, order, ident, request.args.get(f"{links}after", ""))
     newest = (order[0].desc(), order[1].desc())
     if after is not None:
         rows = list(
@@ -63,12 +75,12 @@ def page(
         )
         if len(rows) > size:
             items = rows[:size][::-1]
-            return Page(items, key(items[0]), key(items[-1]))
+            return Page(items, items[0].id, items[-1].id)
         before = None  # back at the top
     if before is not None:
         query = query.where(_after(order, before, older=True))
     rows = list(db.session.execute(query.order_by(*newest).limit(size + 1)).scalars())
     items = rows[:size]
-    newer = key(items[0]) if before is not None and items else None
-    older = key(items[-1]) if len(rows) > size else None
+    newer = items[0].id if before is not None and items else None
+    older = items[-1].id if len(rows) > size else None
     return Page(items, newer, older)
