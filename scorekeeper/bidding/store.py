@@ -69,10 +69,7 @@ def create_game(
         previous_id=previous_id,
     )
     refresh(game, state)
-    db.session.add(game)
-    if device:
-        db.session.add(DeviceBidding(device=device, game=game, created_at=game.created_at))
-    db.session.commit()
+    GRANTS.create(game, device)
     return game, edit_key
 
 

@@ -46,11 +46,7 @@ def create_group(name: str, device: str | None = None) -> tuple[Group, str]:
     """Store a new group; returns it with its edit key (only ever known to its creator)."""
     key = store.new_token()
     group = Group(id=store.new_token(), edit_key_hash=store.hash_key(key), name=name)
-    db.session.add(group)
-    db.session.flush()  # the grant points at the group
-    if device:
-        db.session.add(DeviceGroup(device=device, group_id=group.id))
-    db.session.commit()
+    GRANTS.create(group, device)
     return group, key
 
 

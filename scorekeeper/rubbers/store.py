@@ -133,10 +133,7 @@ def create_rubber(
         group_id=group_id,
     )
     refresh(rubber, state)
-    db.session.add(rubber)
-    if device:
-        db.session.add(DeviceRubber(device=device, rubber=rubber, created_at=rubber.created_at))
-    db.session.commit()
+    GRANTS.create(rubber, device)
     return rubber, edit_key
 
 

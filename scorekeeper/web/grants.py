@@ -55,6 +55,16 @@ class Granted(Generic[RowT]):
         found: Any = row
         return bool(device) and db.session.get(self.grants, (device, found.id)) is not None
 
+    def create(self, row: RowT, device: str | None) -> None:
+        """Store a new row, granted to the device that started it, if any, in one commit."""
+        found: Any = row
+        db.session.add(row)
+        db.session.flush()  # the grant points at the row
+        if device:
+            dated = {"created_at": found.created_at} if self.dated else {}
+            db.session.add(self.grants(device=device, **{self.owner: found.id}, **dated))
+        db.session.commit()
+
     def grant(self, device: str, row: RowT) -> None:
         """Remember that this device may change the row (it holds the edit link)."""
         found: Any = row
