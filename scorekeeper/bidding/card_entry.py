@@ -54,6 +54,7 @@ def count_pile(game_id: str) -> Any:
     return render_template(
         "bidding/count.html",
         game=game,
+        can_edit=True,  # editable_or_403: only a phone that records the game's hands counts here
         **card_grid.shown(grid(players), cards, problems),
         pile_error=pile_error,
         total=total,

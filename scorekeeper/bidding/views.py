@@ -58,7 +58,7 @@ def new_game() -> Any:
         except rules.BiddingError as error:
             form.refuse(error)
     status = 422 if request.method == "POST" else 200
-    return render_template("bidding/new.html", form=form), status
+    return render_template("bidding/new.html", form=form, group=None, offered=()), status
 
 
 @bp.post("/bidding")

@@ -132,7 +132,7 @@ def new_game(group_id: str) -> Any:
     offered = group_store.known_names(group.id)
     status = 422 if request.method == "POST" else 200
     return render_template(
-        "groups/new_bidding.html", group=group, form=form, offered=offered
+        "bidding/new.html", group=group, form=form, offered=offered
     ), status
 
 
