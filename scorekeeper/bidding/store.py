@@ -22,15 +22,14 @@ Conflict = writes.Conflict
 ``ends_early`` or ``no_hands`` (answered with 409)."""
 
 
-GRANTS: grants.Granted[BiddingGame] = grants.Granted(BiddingGame, DeviceBidding, "game_id")
+GRANTS: grants.Granted[BiddingGame] = grants.Granted(
+    BiddingGame, DeviceBidding, "game_id", book="bidding_keys"
+)
 """Which devices may change a game (web.grants)."""
 get = GRANTS.get
 grant = GRANTS.grant
 can_edit = GRANTS.can_edit
-
-
-def key_matches(game: BiddingGame, key: str | None) -> bool:
-    return tokens.key_matches(game.edit_key_hash, key)
+key_matches = GRANTS.key_matches
 
 
 def refresh(game: BiddingGame, state: rules.BiddingState) -> None:

@@ -37,8 +37,8 @@ from scorekeeper.web.undo import undo_last_hand
 
 bp = Blueprint("bidding", __name__)
 
-KEYS = "bidding_keys"
-"""Where a phone's session keeps the edit keys of its games (web.device.remember_key)."""
+KEYS = store.GRANTS.book
+"""Where a phone keeps the edit keys of its games (web.device.remember_key)."""
 
 
 game_or_404 = store.GRANTS.or_404
@@ -122,11 +122,7 @@ def _start(
 @bp.get("/b/<game_id>/edit/<key>")
 def grant(game_id: str, key: str) -> Response:
     """The edit link: this device may record hands from now on."""
-    game = game_or_404(game_id)
-    if not store.key_matches(game, key):
-        abort(404)
-    store.grant(ensure_device(), game)
-    remember_key(game.id, key, KEYS)
+    game = store.GRANTS.open_edit_link(game_id, key)
     return redirect(url_for(".game", game_id=game.id))
 
 

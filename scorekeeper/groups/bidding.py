@@ -131,9 +131,7 @@ def new_game(group_id: str) -> Any:
             return started
     offered = group_store.known_names(group.id)
     status = 422 if request.method == "POST" else 200
-    return render_template(
-        "bidding/new.html", group=group, form=form, offered=offered
-    ), status
+    return render_template("bidding/new.html", group=group, form=form, offered=offered), status
 
 
 def _start(form: NewGameForm, group: Group) -> Response | None:

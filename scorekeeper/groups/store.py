@@ -33,7 +33,7 @@ from scorekeeper.groups.seats import refresh_seats as refresh_seats
 from scorekeeper.groups.totals import ALL, FINISHED, PLAYER_TOTALS, Totals, result_of, seats_table
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Rubber
-from scorekeeper.web import grants, tokens
+from scorekeeper.web import grants
 
 CHART_POINTS = 200
 """The rating chart shows a player's last rubbers, at most this many."""
@@ -50,16 +50,14 @@ def create_group(name: str, device: str | None = None) -> tuple[Group, str]:
     return group, key
 
 
-GRANTS: grants.Granted[Group] = grants.Granted(Group, DeviceGroup, "group_id", dated=False)
+GRANTS: grants.Granted[Group] = grants.Granted(
+    Group, DeviceGroup, "group_id", dated=False, book="group_keys"
+)
 """Which devices may change a group (web.grants)."""
 get = GRANTS.get
 grant = GRANTS.grant
 can_edit = GRANTS.can_edit
-
-
-def key_matches(group: Group, key: str | None) -> bool:
-    """Whether ``key`` is the group's edit key, compared in constant time."""
-    return tokens.key_matches(group.edit_key_hash, key)
+key_matches = GRANTS.key_matches
 
 
 def known_names(group_id: str, limit: int = 60) -> list[str]:

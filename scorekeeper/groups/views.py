@@ -84,7 +84,7 @@ def new_group() -> Any:
     if form.validate_on_submit():
         assert form.name.data is not None  # DataRequired
         group, key = group_store.create_group(form.name.data, device=ensure_device())
-        remember_key(group.id, key, "group_keys")
+        remember_key(group.id, key, group_store.GRANTS.book)
         return redirect(url_for(".group", group_id=group.id))
     status = 422 if request.method == "POST" else 200
     return render_template("groups/new.html", form=form), status
@@ -93,11 +93,7 @@ def new_group() -> Any:
 @bp.get("/g/<group_id>/edit/<key>")
 def grant(group_id: str, key: str) -> WerkzeugResponse:
     """The group's edit link: this device may start rubbers in it from now on."""
-    group = _group_or_404(group_id)
-    if not group_store.key_matches(group, key):
-        abort(404)
-    group_store.grant(ensure_device(), group)
-    remember_key(group.id, key, "group_keys")
+    group = group_store.GRANTS.open_edit_link(group_id, key)
     return redirect(url_for(".group", group_id=group.id))
 
 
@@ -122,7 +118,7 @@ def group(group_id: str) -> str:
                 .limit(MOVABLE_SHOWN)
             ).scalars()
         )
-    key = held_key(group.id, "group_keys") if can_edit else None
+    key = held_key(group.id, group_store.GRANTS.book) if can_edit else None
     if key:
         security.holds_edit_key()  # the page shows the group's edit link
     moved_id = (session.get("moved") or [None, None])[1] if can_edit else None

@@ -22,7 +22,7 @@ from sqlalchemy import inspect
 from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import DeviceRubber, Hand, Rubber, WriteKey
-from scorekeeper.web import grants, tokens, writes
+from scorekeeper.web import grants, writes
 from scorekeeper.web.columns import utcnow
 
 # Re-exported: the names the rubbers' callers use.
@@ -50,11 +50,6 @@ from scorekeeper.web.tokens import (
 
 Conflict = writes.Conflict
 """A write refused because of the rubber's state, not the input: answered with 409."""
-
-
-def key_matches(rubber: Rubber, key: str | None) -> bool:
-    """Whether ``key`` is the rubber's edit key, compared in constant time."""
-    return tokens.key_matches(rubber.edit_key_hash, key)
 
 
 def tally_columns(tally: engine.Tally) -> dict[str, Any]:
@@ -153,6 +148,7 @@ GRANTS: grants.Granted[Rubber] = grants.Granted(Rubber, DeviceRubber, "rubber_id
 """Which devices may edit a rubber (web.grants)."""
 grant = GRANTS.grant
 can_edit = GRANTS.can_edit
+key_matches = GRANTS.key_matches
 
 
 def next_rubber_of(rubber: Rubber) -> Rubber | None:

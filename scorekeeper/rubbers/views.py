@@ -229,11 +229,7 @@ def _render(
 @bp.get("/r/<rubber_id>/edit/<key>")
 def grant(rubber_id: str, key: str) -> Response:
     """The edit link: this device may record hands from now on."""
-    rubber = rubber_or_404(rubber_id)
-    if not store.key_matches(rubber, key):
-        abort(404)
-    store.grant(ensure_device(), rubber)
-    remember_key(rubber.id, key)
+    store.GRANTS.open_edit_link(rubber_id, key)
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 

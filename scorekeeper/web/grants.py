@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.extensions import db
 from scorekeeper.web import tokens
-from scorekeeper.web.device import current_device
+from scorekeeper.web.device import current_device, ensure_device, remember_key
 
 RowT = TypeVar("RowT")
 """What is granted (a rubber, a game, a group): a row with an ``id``."""
@@ -27,12 +27,15 @@ class Granted(Generic[RowT]):
     """The grants of one feature: ``model`` granted through the ``grants`` table.
 
     The grants' primary key is the device then the row's id, named ``owner``. With ``dated``, a
-    grant keeps the row's ``created_at``: the phone's history lists what it holds by it."""
+    grant keeps the row's ``created_at``: the phone's history lists what it holds by it. The
+    row has an ``edit_key_hash`` (web.tokens.hash_key), which its edit link's key matches."""
 
     model: type[RowT]
     grants: type[Any]
     owner: str
     dated: bool = True
+    book: str = "keys"
+    """Where the device keeps the edit keys it was given (web.device.remember_key)."""
 
     def get(self, row_id: str) -> RowT | None:
         """The row with this id, if the id could be one."""
@@ -54,6 +57,23 @@ class Granted(Generic[RowT]):
     def can_edit(self, device: str | None, row: RowT) -> bool:
         found: Any = row
         return bool(device) and db.session.get(self.grants, (device, found.id)) is not None
+
+    def key_matches(self, row: RowT, key: str | None) -> bool:
+        """Whether ``key`` is the row's edit key, compared in constant time."""
+        found: Any = row
+        return tokens.key_matches(found.edit_key_hash, key)
+
+    def open_edit_link(self, row_id: str, key: str) -> RowT:
+        """The row an edit link names, granted from now on to this device, which keeps its key.
+
+        404 for a key that is not the row's, as for a row that is none."""
+        row = self.or_404(row_id)
+        if not self.key_matches(row, key):
+            abort(404)
+        found: Any = row
+        self.grant(ensure_device(), row)
+        remember_key(found.id, key, self.book)
+        return row
 
     def create(self, row: RowT, device: str | None) -> None:
         """Store a new row, granted to the device that started it, if any, in one commit."""
