@@ -119,11 +119,7 @@ def _start(
     return redirect(url_for(".game", game_id=game.id))
 
 
-@bp.get("/b/<game_id>/edit/<key>")
-def grant(game_id: str, key: str) -> Response:
-    """The edit link: this device may record hands from now on."""
-    game = store.GRANTS.open_edit_link(game_id, key)
-    return redirect(url_for(".game", game_id=game.id))
+bp.add_url_rule("/b/<game_id>/edit/<key>", "grant", store.GRANTS.edit_link_view(".game", "game_id"))
 
 
 @bp.get("/b/<game_id>")

@@ -90,11 +90,9 @@ def new_group() -> Any:
     return render_template("groups/new.html", form=form), status
 
 
-@bp.get("/g/<group_id>/edit/<key>")
-def grant(group_id: str, key: str) -> WerkzeugResponse:
-    """The group's edit link: this device may start rubbers in it from now on."""
-    group = group_store.GRANTS.open_edit_link(group_id, key)
-    return redirect(url_for(".group", group_id=group.id))
+bp.add_url_rule(
+    "/g/<group_id>/edit/<key>", "grant", group_store.GRANTS.edit_link_view(".group", "group_id")
+)
 
 
 @bp.get("/g/<group_id>")

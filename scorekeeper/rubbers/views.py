@@ -226,11 +226,9 @@ def _render(
     return INDENT.sub("\n", page)
 
 
-@bp.get("/r/<rubber_id>/edit/<key>")
-def grant(rubber_id: str, key: str) -> Response:
-    """The edit link: this device may record hands from now on."""
-    store.GRANTS.open_edit_link(rubber_id, key)
-    return redirect(url_for(".rubber", rubber_id=rubber_id))
+bp.add_url_rule(
+    "/r/<rubber_id>/edit/<key>", "grant", store.GRANTS.edit_link_view(".rubber", "rubber_id")
+)
 
 
 @bp.get("/rubbers")

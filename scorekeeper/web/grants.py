@@ -8,11 +8,13 @@ and 403 for a device without the grant.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from flask import abort
+from flask import abort, redirect, url_for
 from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
 
 from scorekeeper.extensions import db
 from scorekeeper.web import tokens
@@ -74,6 +76,18 @@ class Granted(Generic[RowT]):
         self.grant(ensure_device(), row)
         remember_key(found.id, key, self.book)
         return row
+
+    def edit_link_view(self, page: str, id_name: str) -> Callable[..., Response]:
+        """The view of the row's edit link, routed with the row's id as ``id_name`` and ``key``.
+
+        It grants the row to the device that opens it, then goes to the row's ``page``."""
+
+        def edit_link(key: str, **ids: Any) -> Response:
+            """The edit link: this device may change the row from now on."""
+            self.open_edit_link(ids[id_name], key)
+            return redirect(url_for(page, **ids))
+
+        return edit_link
 
     def create(self, row: RowT, device: str | None) -> None:
         """Store a new row, granted to the device that started it, if any, in one commit."""
