@@ -11,8 +11,7 @@ from typing import Any
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
-from scorekeeper.bidding import wording
-from scorekeeper.bidding.views import editable_or_403
+from scorekeeper.bidding import store, wording
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import (
     PileError,
@@ -35,7 +34,7 @@ def grid(players: int) -> list[card_grid.SuitRow]:
 @bp.get("/b/<game_id>/count")
 def count_pile(game_id: str) -> Any:
     """Tap the cards of the bidder's side's pile: its total, and the rest for the others."""
-    game = editable_or_403(game_id)
+    game = store.GRANTS.editable_or_403(game_id)
     if game.finished:
         flash(wording.conflict("finished"), "conflict")
         return redirect(url_for("bidding.game", game_id=game.id))

@@ -41,10 +41,6 @@ KEYS = store.GRANTS.book
 """Where a phone keeps the edit keys of its games (web.device.remember_key)."""
 
 
-game_or_404 = store.GRANTS.or_404
-editable_or_403 = store.GRANTS.editable_or_403
-
-
 @bp.route("/bidding/new", methods=["GET", "POST"])
 def new_game() -> Any:
     form = NewGameForm()
@@ -124,7 +120,7 @@ bp.add_url_rule("/b/<game_id>/edit/<key>", "grant", store.GRANTS.edit_link_view(
 
 @bp.get("/b/<game_id>")
 def game(game_id: str) -> Any:
-    game = game_or_404(game_id)
+    game = store.GRANTS.or_404(game_id)
     device = current_device()
     can_edit = store.can_edit(device, game)
     edit_key = held_key(game.id, KEYS) if can_edit else None
@@ -180,7 +176,7 @@ def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | N
 
 @bp.post("/b/<game_id>/hands")
 def record_hand(game_id: str) -> Any:
-    game = editable_or_403(game_id)
+    game = store.GRANTS.editable_or_403(game_id)
     form = HandForm()
     form.seat(wording.seat_names(game.players))
     if game.finished:  # another phone ended it: its page has no form, so no errors to show
@@ -223,46 +219,39 @@ def _refusal_on(form: HandForm, error: rules.BiddingError) -> None:
 
 @bp.post("/b/<game_id>/undo")
 def undo(game_id: str) -> Response:
-    game = editable_or_403(game_id)
+    game = store.GRANTS.editable_or_403(game_id)
     write = functools.partial(store.write, game.id, store.undo_last)
     return undo_last_hand(write, wording.conflict, url_for(".game", game_id=game_id))
 
 
+EDITS = hand_edit.HandEdits(
+    store.GAMES, rules.BiddingError, wording.conflict, ("ends_early",), "bidding/edit_hand.html"
+)
+"""A hand's edit: a change that would end the game early stays on the form."""
+
+
 @bp.route("/b/<game_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(game_id: str, number: int) -> Any:
-    game = editable_or_403(game_id)
+    game = store.GRANTS.editable_or_403(game_id)
     if not 1 <= number <= len(game.hands):
         abort(404)
     form = HandForm()
     form.seat(wording.seat_names(game.players))
-    return hand_edit.edit_hand(
-        hand_edit.HandEdit(
-            number=number,
-            form=form,
-            version=game.version,
-            fill=functools.partial(_fill, form, game.hands[number - 1]),
-            page=functools.partial(_edit_page, game, number, form),
-            write=functools.partial(store.write, game.id),
-            change=lambda: store.replace_hand(
-                number, form.engine_hand(), form.trump.data or None, form.called_card()
-            ),
-            refused=rules.BiddingError,
-            refuse=functools.partial(_refusal_on, form),
-            conflict_words=wording.conflict,
-            on_form=("ends_early",),
-            back=url_for(".game", game_id=game_id),
-        )
-    )
-
-
-def _edit_page(game: BiddingGame, number: int, form: HandForm) -> str:
-    return render_template(
-        "bidding/edit_hand.html",
-        game=game,
-        number=number,
-        form=form,
-        names=wording.seat_names(game.players),
-        quick_bids=rules.QUICK_BIDS,
+    return EDITS.edit(
+        game,
+        number,
+        form,
+        fill=functools.partial(_fill, form, game.hands[number - 1]),
+        shown={
+            "game": game,
+            "names": wording.seat_names(game.players),
+            "quick_bids": rules.QUICK_BIDS,
+        },
+        change=lambda: store.replace_hand(
+            number, form.engine_hand(), form.trump.data or None, form.called_card()
+        ),
+        refuse=functools.partial(_refusal_on, form),
+        back=url_for(".game", game_id=game_id),
     )
 
 

@@ -6,7 +6,6 @@ the hand and counts every later hand again. The routes are the rubber page's blu
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from flask import abort, render_template, url_for
@@ -15,7 +14,6 @@ from scorekeeper import engine
 from scorekeeper.rubbers import analysis_page, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm
-from scorekeeper.rubbers.models import Rubber
 from scorekeeper.rubbers.views import bp
 from scorekeeper.web import hand_edit, wording
 from scorekeeper.web.device import current_device
@@ -53,6 +51,17 @@ def hand(rubber_id: str, number: int) -> str:
     )
 
 
+EDITS = hand_edit.HandEdits(
+    store.RUBBERS,
+    engine.ScoringError,
+    wording.conflict,
+    ("ends_early", "cards_shift"),
+    "rubbers/edit_hand.html",
+)
+"""A hand's edit: a change that would end the rubber early, or move the deal of a later hand
+recorded by its cards, stays on the form."""
+
+
 @bp.route("/r/<rubber_id>/hands/<int:number>/edit", methods=["GET", "POST"])
 def edit_hand(rubber_id: str, number: int) -> Any:
     rubber = editable_or_403(rubber_id)
@@ -64,35 +73,17 @@ def edit_hand(rubber_id: str, number: int) -> Any:
     def refuse(error: engine.ScoringError) -> None:
         form.points.errors = [*form.points.errors, wording.engine_error(error)]
 
-    return hand_edit.edit_hand(
-        hand_edit.HandEdit(
-            number=number,
-            form=form,
-            version=rubber.version,
-            fill=lambda: _fill(
-                form, rubber.hands[number - 1], rubber.state().hands[number - 1].winner
-            ),
-            page=functools.partial(_edit_page, rubber, number, form),
-            write=functools.partial(store.write, rubber.id),
-            change=lambda: store.replace_hand(
-                number, form.engine_hand(), form.trump.data or None, typed_team=form.typed_team()
-            ),
-            refused=engine.ScoringError,
-            refuse=refuse,
-            conflict_words=wording.conflict,
-            on_form=("ends_early", "cards_shift"),
-            back=url_for(".rubber", rubber_id=rubber_id),
-        )
-    )
-
-
-def _edit_page(rubber: Rubber, number: int, form: HandForm) -> str:
-    return render_template(
-        "rubbers/edit_hand.html",
-        rubber=rubber,
-        number=number,
-        form=form,
-        by_cards=bool(rubber.hands[number - 1].tricks),
+    return EDITS.edit(
+        rubber,
+        number,
+        form,
+        fill=lambda: _fill(form, rubber.hands[number - 1], rubber.state().hands[number - 1].winner),
+        shown={"rubber": rubber, "by_cards": bool(rubber.hands[number - 1].tricks)},
+        change=lambda: store.replace_hand(
+            number, form.engine_hand(), form.trump.data or None, typed_team=form.typed_team()
+        ),
+        refuse=refuse,
+        back=url_for(".rubber", rubber_id=rubber_id),
     )
 
 

@@ -13,60 +13,73 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from flask import flash, redirect, request
+from flask import flash, redirect, render_template, request
 from flask_babel import gettext as _
 
-from scorekeeper.web.writes import Conflict
+from scorekeeper.web.writes import Conflict, Versioned
 
 
 @dataclass(frozen=True)
-class HandEdit:
-    """What the edit page of hand ``number`` needs of its feature.
+class HandEdits:
+    """What the edits of one feature's hands share.
 
-    ``write`` is the store's, bound to the row; ``change`` makes the store's change from the
-    validated form; ``refused`` is the engine's refusal, which ``refuse`` puts on its field."""
+    ``kind`` is the store's kind of row (its versioned write); ``refused`` is the engine's
+    refusal; ``conflict_words`` says a write's conflict; the conflicts ``on_form`` stay on the
+    form, which can fix them (the others go back to the score); ``template`` is the edit page.
+    """
 
-    number: int
-    form: Any
-    version: int
-    fill: Callable[[], None]
-    page: Callable[[], str]
-    write: Callable[..., Any]
-    change: Callable[[], Callable[[Any], Any]]
+    kind: Versioned[Any, Any]
     refused: type[Exception]
-    refuse: Callable[[Any], None]
     conflict_words: Callable[[str], str]
     on_form: tuple[str, ...]
-    back: str
+    template: str
 
+    def edit(
+        self,
+        row: Any,
+        number: int,
+        form: Any,
+        *,
+        fill: Callable[[], None],
+        shown: dict[str, Any],
+        change: Callable[[], Callable[[Any], Any]],
+        refuse: Callable[[Any], None],
+        back: str,
+    ) -> Any:
+        """The edit page of hand ``number`` of ``row`` (GET), or the hand replaced (POST).
 
-def edit_hand(edit: HandEdit) -> Any:
-    """The edit page (GET), or the hand replaced and the score again (POST)."""
-    form = edit.form
-    if request.method == "GET":
-        edit.fill()
-        form.version.data = str(edit.version)
-        form.key.data = secrets.token_urlsafe(16)
-        return edit.page()
-    if form.validate():
-        try:
-            edit.write(
-                edit.change(),
-                key=form.key.data or None,
-                body=request.form.to_dict(),
-                version=form.stored_version(),
-            )
-        except edit.refused as error:
-            edit.refuse(error)
-        except Conflict as conflict:
-            if conflict.code not in edit.on_form:
-                flash(edit.conflict_words(conflict.code), "conflict")
-                return redirect(edit.back)
-            form.action.errors = [*form.action.errors, edit.conflict_words(conflict.code)]
-        else:
-            flash(
-                _("Hand %(number)s was changed; the score was counted again.", number=edit.number),
-                "hand",
-            )
-            return redirect(edit.back)
-    return edit.page(), 422
+        ``fill`` puts the stored hand in the form; ``shown`` is what the page shows besides;
+        ``change`` makes the store's change from the validated form; ``refuse`` puts the
+        engine's refusal on its field; ``back`` is the row's page."""
+
+        def page() -> str:
+            return render_template(self.template, number=number, form=form, **shown)
+
+        if request.method == "GET":
+            fill()
+            form.version.data = str(row.version)
+            form.key.data = secrets.token_urlsafe(16)
+            return page()
+        if form.validate():
+            try:
+                self.kind.write(
+                    row.id,
+                    change(),
+                    key=form.key.data or None,
+                    body=request.form.to_dict(),
+                    version=form.stored_version(),
+                )
+            except self.refused as error:
+                refuse(error)
+            except Conflict as conflict:
+                if conflict.code not in self.on_form:
+                    flash(self.conflict_words(conflict.code), "conflict")
+                    return redirect(back)
+                form.action.errors = [*form.action.errors, self.conflict_words(conflict.code)]
+            else:
+                flash(
+                    _("Hand %(number)s was changed; the score was counted again.", number=number),
+                    "hand",
+                )
+                return redirect(back)
+        return page(), 422
