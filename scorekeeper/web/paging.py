@@ -38,7 +38,7 @@ def _after(
     return sa.and_(first >= cursor[0], sa.or_(first > cursor[0], second > cursor[1]))
 
 
-def page(
+def page(  # noqa: PLR0913  a history's query, its index and page size, the address's cursors
     query: sa.Select[Any],
     order: tuple[Any, Any],
     size: int,
