@@ -282,7 +282,7 @@ def _ratio(measured: list[float], reference: list[float]) -> float:
     return ratios[middle] if len(ratios) % 2 else (ratios[middle - 1] + ratios[middle]) / 2
 
 
-def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figure]:
+def throughput(seeded: Seeded, env: dict[str, str], workdir: Path) -> list[Figure]:  # noqa: C901  one loop timing every kind of request, each a branch of its own
     """The rubber page and the record-a-hand POST against the hello page, alternated A B A B."""
     page_lua = get_lua(seeded.cookie, gzip_ok=True)
     # The 304 is a phone following the score: the scorer's page has a new write key each time.

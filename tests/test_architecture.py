@@ -1,7 +1,7 @@
 """The shape of the package (docs/decisions/architecture.md, "The layout").
 
-One-way layers, no import cycle, no module too long to read, and every module where the README's tree
-says."""
+One-way layers, no import cycle, and every module where the README's tree says. The size of
+functions is ruff's (C901 and the PLR09 family, pyproject.toml), not a cap on modules."""
 
 from __future__ import annotations
 
@@ -14,8 +14,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "scorekeeper"
-LONGEST_MODULE = 460
-"""About 450 lines: a module read in one sitting."""
 
 
 @pytest.mark.lint
@@ -46,15 +44,6 @@ def test_no_module_imports_itself_round_a_cycle() -> None:
             if back and not imported.startswith(importer + "."):
                 cycles.append((importer, *back))
     assert not cycles, cycles
-
-
-def test_no_module_is_longer_than_a_sitting() -> None:
-    lengths = {
-        str(path.relative_to(ROOT)): len(path.read_text().splitlines())
-        for path in PACKAGE.rglob("*.py")
-        if "migrations" not in path.parts
-    }
-    assert {path: n for path, n in lengths.items() if n > LONGEST_MODULE} == {}
 
 
 TREE_DESCRIPTIONS = 26

@@ -105,7 +105,7 @@ def get_rubber(rubber_id: str) -> Response:
     return response
 
 
-def _write(
+def _write(  # noqa: PLR0913  a write's function and its change, the request's body and keys
     rubber_id: str,
     change: Any,
     body: Mapping[str, Any],

@@ -42,7 +42,7 @@ def refresh(game: BiddingGame, state: rules.BiddingState) -> None:
     game.updated_at = utcnow()
 
 
-def create_game(
+def create_game(  # noqa: PLR0913  keyword-only, each named at its call
     *,
     players: list[str],
     target: int,

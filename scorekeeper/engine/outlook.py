@@ -106,15 +106,20 @@ def outlook(tally: Tally) -> Outlook:
     >>> view.nodes[view.nodes[won].next[view.played[0][95]]].finished
     True
     """
-    far = tally.hand_count + DEPTH <= MAX_HANDS
-    return _outlook(
-        replace(
-            tally,
-            hand_count=0 if far else tally.hand_count,
-            dealer=0,
-            brink=(False, False),
-            outcome=None,
-        )
+    return _outlook(_shown(tally, far=tally.hand_count + DEPTH <= MAX_HANDS))
+
+
+def _shown(tally: Tally, *, far: bool) -> Tally:
+    """``tally`` as the screen shows it: its score, and its hand count only near the bound.
+
+    Tallies that differ in the hand count (far from its bound), the dealer or what a finished
+    rubber will be called show the same and lead alike."""
+    return replace(
+        tally,
+        hand_count=0 if far else tally.hand_count,
+        dealer=0,
+        brink=(False, False),
+        outcome=None,
     )
 
 
@@ -135,43 +140,7 @@ def _outlook(tally: Tally) -> Outlook:
         if hand.points is not None:
             played[int(hand.all_tricks)][hand.points[0]] = class_of(hand)
 
-    # Only the score shows: tallies that differ in the hand count (far from its bound), the
-    # dealer or what a finished rubber will be called show the same and lead alike.
-    far = tally.hand_count + DEPTH <= MAX_HANDS
-
-    def shown(reached: Tally) -> Tally:
-        return replace(
-            reached,
-            hand_count=0 if far else reached.hand_count,
-            dealer=0,
-            brink=(False, False),
-            outcome=None,
-        )
-
-    found: dict[Tally, int] = {shown(tally): 0}
-    tallies = [tally]
-    edges: list[list[int]] = [[UNKNOWN] * len(representatives)]
-    steps = [0] * len(representatives)
-    frontier = [tally]
-    for _ in range(DEPTH):
-        reached: list[Tally] = []
-        for source in frontier:
-            for number, hand in enumerate(representatives):
-                try:
-                    after, _result = next_hand(source, hand)
-                except ScoringError:
-                    continue  # refused there: the phone shows no score past it
-                steps[number] = (after.dealer - source.dealer) % SEATS
-                key = shown(after)
-                if key not in found:
-                    if len(tallies) >= MAX_NODES:
-                        continue
-                    found[key] = len(tallies)
-                    tallies.append(after)
-                    edges.append([UNKNOWN] * len(representatives))
-                    reached.append(after)
-                edges[found[shown(source)]][number] = found[key]
-        frontier = reached
+    tallies, edges, steps = _graph(tally, representatives)
     nodes = tuple(
         Node(
             games=t.games,
@@ -192,3 +161,38 @@ def _outlook(tally: Tally) -> Outlook:
         roles=tuple(_roles(rules, dealer) for dealer in range(SEATS)),
         nodes=nodes,
     )
+
+
+def _graph(
+    tally: Tally, representatives: list[Hand]
+) -> tuple[list[Tally], list[list[int]], list[int]]:
+    """The tallies :data:`DEPTH` hands lead to from ``tally``, breadth first, one per score shown.
+
+    With them, each tally's edges (the node each class of hand leads to, :data:`UNKNOWN` where
+    it is refused or the graph is full) and how many seats each class moves the deal on."""
+    far = tally.hand_count + DEPTH <= MAX_HANDS
+    found: dict[Tally, int] = {_shown(tally, far=far): 0}
+    tallies = [tally]
+    edges: list[list[int]] = [[UNKNOWN] * len(representatives)]
+    steps = [0] * len(representatives)
+    frontier = [tally]
+    for _ in range(DEPTH):
+        reached: list[Tally] = []
+        for source in frontier:
+            for number, hand in enumerate(representatives):
+                try:
+                    after, _result = next_hand(source, hand)
+                except ScoringError:
+                    continue  # refused there: the phone shows no score past it
+                steps[number] = (after.dealer - source.dealer) % SEATS
+                key = _shown(after, far=far)
+                if key not in found:
+                    if len(tallies) >= MAX_NODES:
+                        continue
+                    found[key] = len(tallies)
+                    tallies.append(after)
+                    edges.append([UNKNOWN] * len(representatives))
+                    reached.append(after)
+                edges[found[_shown(source, far=far)]][number] = found[key]
+        frontier = reached
+    return tallies, edges, steps

@@ -203,7 +203,7 @@ class TrickRecord:
         return [[str(card) for card in trick.cards] for trick in self.tricks]
 
 
-def verify_record(
+def verify_record(  # noqa: PLR0913  the record's facts as its rows and requests hold them
     trump: Suit | str,
     leader: int,
     tricks: Sequence[Sequence[str]],
@@ -231,119 +231,150 @@ def verify_record(
     trump_suit = trump if isinstance(trump, Suit) else Suit.parse(trump)
     if isinstance(leader, bool) or leader not in range(SEATS):
         raise RecordError(leader, f"The leader must be a seat from 0 to 3, not {leader!r}.")
-    errors: list[RecordProblem] = []
-    results: list[TrickResult] = []
-    seen: dict[Card, int] = {}
-    played: dict[int, list[tuple[int, Card]]] = {seat: [] for seat in range(SEATS)}
-    failed: dict[tuple[int, Suit], int] = {}
-    revokes: dict[tuple[int, Suit], ProvenRevoke] = {}
-    points = [0, 0]
-    won = [0, 0]
-    current: int | None = leader
-    in_play: UnfinishedTrick | None = None
-
+    replay = _Replay(trump_suit, rules, leader)
     for number, trick in enumerate(tricks, start=1):
         playing = unfinished and number == len(tricks) and len(trick) < SEATS
+        if not replay.trick(number, trick, playing=playing):
+            break
+    complete = len(replay.results) == TRICKS_PER_HAND and not replay.errors
+    if trump_card is not None:
+        replay.errors.extend(
+            _check_trump_card(trump_card, trump_suit, leader, replay.played, rules)
+        )
+        complete = complete and not replay.errors
+    return TrickRecord(
+        trump=trump_suit,
+        first_leader=leader,
+        tricks=tuple(replay.results),
+        points=(replay.points[0], replay.points[1]),
+        tricks_won=(replay.won[0], replay.won[1]),
+        complete=complete,
+        revokes=_in_order(replay.revokes.values()),
+        errors=tuple(replay.errors),
+        next_leader=replay.current if len(replay.results) < TRICKS_PER_HAND else None,
+        unfinished=replay.in_play,
+    )
+
+
+@dataclass
+class _Replay:
+    """What :func:`verify_record` knows so far, trick by trick."""
+
+    trump: Suit
+    rules: RuleSet
+    current: int | None
+    """Who leads the next trick; None once a trick could not be resolved."""
+    errors: list[RecordProblem] = field(default_factory=list)
+    results: list[TrickResult] = field(default_factory=list)
+    seen: dict[Card, int] = field(default_factory=dict)
+    """Each card played so far, and the trick it was played in."""
+    played: dict[int, list[tuple[int, Card]]] = field(
+        default_factory=lambda: {seat: [] for seat in range(SEATS)}
+    )
+    failed: dict[tuple[int, Suit], int] = field(default_factory=dict)
+    """The first trick in which a seat did not follow a suit."""
+    revokes: dict[tuple[int, Suit], ProvenRevoke] = field(default_factory=dict)
+    points: list[int] = field(default_factory=lambda: [0, 0])
+    won: list[int] = field(default_factory=lambda: [0, 0])
+    in_play: UnfinishedTrick | None = None
+
+    def trick(self, number: int, trick: Sequence[str], *, playing: bool) -> bool:
+        """Replay one trick (the trick in play if ``playing``); False when the record stops."""
         if number > TRICKS_PER_HAND:
-            errors.append(
-                RecordProblem(
-                    ProblemCode.TOO_MANY_TRICKS, number, None, "A hand has only 10 tricks."
-                )
-            )
-            current = None
+            self._problem(ProblemCode.TOO_MANY_TRICKS, number, None, "A hand has only 10 tricks.")
+            self.current = None
             if playing:
-                in_play = UnfinishedTrick(number, None, None)
-            continue
+                self.in_play = UnfinishedTrick(number, None, None)
+            return True
+        cards, readable = self._read(number, trick)
+        if len(trick) != SEATS and not playing:
+            self._problem(
+                ProblemCode.TRICK_SIZE,
+                number,
+                None,
+                f"Trick {number} has {len(trick)} cards, not 4.",
+            )
+            readable = False
+        leader = self.current
+        if playing and (not readable or leader is None or not cards):
+            self.in_play = UnfinishedTrick(number, leader, tuple(cards) if readable else None)
+            return False
+        if not readable or leader is None:
+            self.current = None
+            return True
+        proven = self._follow(number, leader, cards)
+        if playing:
+            self.in_play = UnfinishedTrick(number, leader, tuple(cards), _in_order(proven.values()))
+            return False
+        self.revokes.update(proven)
+        self._take(number, leader, cards)
+        return True
+
+    def _read(self, number: int, trick: Sequence[str]) -> tuple[list[Card], bool]:
+        """The trick's cards that are cards of the deck, and whether all were, each once."""
         cards: list[Card] = []
         readable = True
         for text in trick:
-            try:
-                card = Card.parse(text)
-            except CardError:
-                errors.append(
-                    RecordProblem(
-                        ProblemCode.UNKNOWN_CARD, number, str(text), f"{text!r} is not a card."
-                    )
-                )
+            card = self._card(number, text)
+            if card is None:
                 readable = False
                 continue
-            if not in_deck(card, rules):
-                errors.append(
-                    RecordProblem(
-                        ProblemCode.NOT_IN_DECK, number, str(card), f"{card} is not in this deck."
-                    )
-                )
-                readable = False
-                continue
-            if card in seen:
-                errors.append(
-                    RecordProblem(
-                        ProblemCode.REPEATED_CARD,
-                        number,
-                        str(card),
-                        f"{card} was already played in trick {seen[card]}.",
-                    )
+            if card in self.seen:
+                self._problem(
+                    ProblemCode.REPEATED_CARD,
+                    number,
+                    str(card),
+                    f"{card} was already played in trick {self.seen[card]}.",
                 )
                 readable = False
             else:
-                seen[card] = number
+                self.seen[card] = number
             cards.append(card)
-        if len(trick) != SEATS and not playing:
-            errors.append(
-                RecordProblem(
-                    ProblemCode.TRICK_SIZE,
-                    number,
-                    None,
-                    f"Trick {number} has {len(trick)} cards, not 4.",
-                )
-            )
-            readable = False
-        if playing and (not readable or current is None or not cards):
-            in_play = UnfinishedTrick(number, current, tuple(cards) if readable else None)
-            break
-        if not readable or current is None:
-            current = None
-            continue
+        return cards, readable
 
+    def _card(self, number: int, text: str) -> Card | None:
+        """The card ``text`` names, or None (and the problem) when it names none of the deck."""
+        try:
+            card = Card.parse(text)
+        except CardError:
+            self._problem(ProblemCode.UNKNOWN_CARD, number, str(text), f"{text!r} is not a card.")
+            return None
+        if not in_deck(card, self.rules):
+            self._problem(
+                ProblemCode.NOT_IN_DECK, number, str(card), f"{card} is not in this deck."
+            )
+            return None
+        return card
+
+    def _follow(
+        self, number: int, leader: int, cards: list[Card]
+    ) -> dict[tuple[int, Suit], ProvenRevoke]:
+        """Note who did not follow the led suit; return the revokes these cards prove."""
         led = cards[0].suit
         proven: dict[tuple[int, Suit], ProvenRevoke] = {}
         for position, card in enumerate(cards):
-            seat = (current + position) % SEATS
-            trick_failed = failed.get((seat, card.suit))
-            if trick_failed is not None and (seat, card.suit) not in revokes:
+            seat = (leader + position) % SEATS
+            trick_failed = self.failed.get((seat, card.suit))
+            if trick_failed is not None and (seat, card.suit) not in self.revokes:
                 proven[(seat, card.suit)] = ProvenRevoke(
                     seat, team_of(seat), trick_failed, card.suit, number
                 )
             if card.suit != led:
-                failed.setdefault((seat, led), number)
-            played[seat].append((number, card))
-        if playing:
-            in_play = UnfinishedTrick(number, current, tuple(cards), _in_order(proven.values()))
-            break
-        revokes.update(proven)
-        winner = (current + trick_winner(cards, trump_suit, rules)) % SEATS
-        value = trick_points(cards, rules)
-        results.append(TrickResult(number, current, winner, value, tuple(cards)))
-        points[team_of(winner)] += value
-        won[team_of(winner)] += 1
-        current = winner
+                self.failed.setdefault((seat, led), number)
+            self.played[seat].append((number, card))
+        return proven
 
-    complete = len(results) == TRICKS_PER_HAND and not errors
-    if trump_card is not None:
-        errors.extend(_check_trump_card(trump_card, trump_suit, leader, played, rules))
-        complete = complete and not errors
-    return TrickRecord(
-        trump=trump_suit,
-        first_leader=leader,
-        tricks=tuple(results),
-        points=(points[0], points[1]),
-        tricks_won=(won[0], won[1]),
-        complete=complete,
-        revokes=_in_order(revokes.values()),
-        errors=tuple(errors),
-        next_leader=current if len(results) < TRICKS_PER_HAND else None,
-        unfinished=in_play,
-    )
+    def _take(self, number: int, leader: int, cards: list[Card]) -> None:
+        """Score a finished trick to its winner's team, who leads the next."""
+        winner = (leader + trick_winner(cards, self.trump, self.rules)) % SEATS
+        value = trick_points(cards, self.rules)
+        self.results.append(TrickResult(number, leader, winner, value, tuple(cards)))
+        self.points[team_of(winner)] += value
+        self.won[team_of(winner)] += 1
+        self.current = winner
+
+    def _problem(self, code: ProblemCode, number: int, card: str | None, error: str) -> None:
+        self.errors.append(RecordProblem(code, number, card, error))
 
 
 def _in_order(revokes: Iterable[ProvenRevoke]) -> tuple[ProvenRevoke, ...]:
@@ -388,8 +419,13 @@ def _check_trump_card(
         return [
             RecordProblem(ProblemCode.NOT_IN_DECK, None, str(card), f"{card} is not in this deck.")
         ]
-    # The turned card is the dealer's: any other seat playing it shows the record is wrong.
-    dealer = (leader - 1) % SEATS
+    return _check_dealer_played(card, (leader - 1) % SEATS, played)
+
+
+def _check_dealer_played(
+    card: Card, dealer: int, played: dict[int, list[tuple[int, Card]]]
+) -> list[RecordProblem]:
+    """The turned card is the dealer's: any other seat playing it shows the record is wrong."""
     for seat, cards in played.items():
         for number, played_card in cards:
             if played_card == card and seat != dealer:

@@ -290,116 +290,149 @@ def next_hand(tally: Tally, hand: Hand) -> tuple[Tally, HandResult]:
     """
     _verify(tally, hand)
     rules = tally.rules
-    number = tally.hand_count + 1
-    games = list(tally.games)
-    added = [0, 0]
-    reasons: list[HandReason] = []
-    extra, multiplier = tally.pending_extra, tally.pending_multiplier
+    effect = _Effect(extra=tally.pending_extra, multiplier=tally.pending_multiplier)
+    if hand.kind is HandKind.PLAYED:
+        _score_played(effect, hand, rules)
+    elif hand.kind is HandKind.TIE:
+        _score_tie(effect, rules)
+    elif hand.kind is HandKind.REVOKE:
+        _score_revoke(effect, hand, rules, tally.games)
+    else:
+        effect.reasons.append(HandReason.SPOILED)
+    games = (tally.games[0] + effect.added[0], tally.games[1] + effect.added[1])
+    rubber_winner = effect.rubber_winner
+    if rubber_winner is None:
+        rubber_winner = _reached_target(games, rules)
+    if rubber_winner is not None:
+        effect.reasons.append(HandReason.RUBBER_WON)
+    result = HandResult(
+        number=tally.hand_count + 1,
+        hand=hand,
+        dealer=tally.dealer,
+        leader=tally.leader,
+        games=(effect.added[0], effect.added[1]),
+        games_after=games,
+        reasons=tuple(effect.reasons),
+        winner=effect.winner,
+        base_games=effect.base,
+        carried_extra=effect.carried,
+        multiplier=effect.applied_multiplier,
+        bandeira=effect.bandeira,
+        rubber_winner=rubber_winner,
+    )
+    return _tally_after(tally, effect, result), result
+
+
+@dataclass
+class _Effect:
+    """What one hand does to the games, before the rubber's target is looked at."""
+
+    extra: int
+    """The games a tie carries to the next won hand (``Tally.pending_extra``), after this one."""
+    multiplier: int
+    """What ties double the next won hand by (``Tally.pending_multiplier``), after this one."""
+    added: list[int] = field(default_factory=lambda: [0, 0])
+    reasons: list[HandReason] = field(default_factory=list)
     winner: int | None = None
     rubber_winner: int | None = None
+    """The team the hand wins the rubber for at once (a bandeira, a revoke), whatever the games."""
     outcome: Outcome | None = None
-    base = 0
-    carried = 0
-    applied_multiplier = 1
-    bandeira = False
+    base: int = 0
+    carried: int = 0
+    applied_multiplier: int = 1
+    bandeira: bool = False
 
-    if hand.kind is HandKind.PLAYED:
-        assert hand.points is not None
-        winner = 0 if hand.points[0] > WIN_ABOVE else 1
-        base = base_games(hand, rules)
-        bandeira = is_bandeira(hand, rules)
-        reasons.append(
-            HandReason.BANDEIRA
-            if bandeira
-            else HandReason.CAPOTE
-            if base == 2
-            else HandReason.ONE_GAME
-        )
-        total = base
-        if extra:
-            carried = extra
-            total += extra
-            reasons.append(HandReason.TIE_CARRIED)
-        if multiplier > 1:
-            applied_multiplier = multiplier
-            total *= multiplier
-            reasons.append(HandReason.TIE_DOUBLED)
-        added[winner] = total
-        extra, multiplier = 0, 1
-        if bandeira and rules.bandeira_wins_rubber:
-            rubber_winner = winner
-            outcome = Outcome.BANDEIRA
-            reasons.append(HandReason.BANDEIRA_WINS_RUBBER)
-    elif hand.kind is HandKind.TIE:
-        reasons.append(HandReason.TIE)
-        if rules.tie is Tie.CARRY:
-            extra += 1
-            reasons.append(HandReason.TIE_CARRY)
-        elif rules.tie is Tie.DOUBLE:
-            multiplier = min(multiplier * 2, MAX_MULTIPLIER)
-            reasons.append(HandReason.TIE_DOUBLE)
-        else:
-            reasons.append(HandReason.TIE_VOID)
-    elif hand.kind is HandKind.REVOKE:
-        assert hand.team is not None
-        offender, other = hand.team, 1 - hand.team
-        if rules.revoke is Revoke.OPPONENTS_TWO:
-            added[other] = 2
-            reasons.append(HandReason.REVOKE_PENALTY)
-        elif rules.revoke is Revoke.OFFENDER_MINUS_TWO:
-            added[offender] = -min(2, games[offender])
-            reasons.append(HandReason.REVOKE_MINUS_TWO)
-        else:
-            rubber_winner = other
-            outcome = Outcome.REVOKE
-            reasons.append(HandReason.REVOKE_LOSES_RUBBER)
+
+def _score_played(effect: _Effect, hand: Hand, rules: RuleSet) -> None:
+    """A played hand: its winner's games, with what earlier ties carried or doubled."""
+    assert hand.points is not None
+    winner = 0 if hand.points[0] > WIN_ABOVE else 1
+    base = base_games(hand, rules)
+    bandeira = is_bandeira(hand, rules)
+    effect.winner, effect.base, effect.bandeira = winner, base, bandeira
+    effect.reasons.append(
+        HandReason.BANDEIRA if bandeira else HandReason.CAPOTE if base == 2 else HandReason.ONE_GAME
+    )
+    total = base
+    if effect.extra:
+        effect.carried = effect.extra
+        total += effect.extra
+        effect.reasons.append(HandReason.TIE_CARRIED)
+    if effect.multiplier > 1:
+        effect.applied_multiplier = effect.multiplier
+        total *= effect.multiplier
+        effect.reasons.append(HandReason.TIE_DOUBLED)
+    effect.added[winner] = total
+    effect.extra, effect.multiplier = 0, 1
+    if bandeira and rules.bandeira_wins_rubber:
+        effect.rubber_winner = winner
+        effect.outcome = Outcome.BANDEIRA
+        effect.reasons.append(HandReason.BANDEIRA_WINS_RUBBER)
+
+
+def _score_tie(effect: _Effect, rules: RuleSet) -> None:
+    """A tie: no games now, and what the tie rule keeps for the next won hand."""
+    effect.reasons.append(HandReason.TIE)
+    if rules.tie is Tie.CARRY:
+        effect.extra += 1
+        effect.reasons.append(HandReason.TIE_CARRY)
+    elif rules.tie is Tie.DOUBLE:
+        effect.multiplier = min(effect.multiplier * 2, MAX_MULTIPLIER)
+        effect.reasons.append(HandReason.TIE_DOUBLE)
     else:
-        reasons.append(HandReason.SPOILED)
+        effect.reasons.append(HandReason.TIE_VOID)
 
-    games = [games[0] + added[0], games[1] + added[1]]
-    if rubber_winner is None:
-        for team in (0, 1):
-            if games[team] >= rules.games_to_win:
-                rubber_winner = team
-    if rubber_winner is not None:
-        reasons.append(HandReason.RUBBER_WON)
+
+def _score_revoke(effect: _Effect, hand: Hand, rules: RuleSet, games: tuple[int, int]) -> None:
+    """A revoke: the penalty the revoke rule sets, on the offenders or for the other team."""
+    assert hand.team is not None
+    offender, other = hand.team, 1 - hand.team
+    if rules.revoke is Revoke.OPPONENTS_TWO:
+        effect.added[other] = 2
+        effect.reasons.append(HandReason.REVOKE_PENALTY)
+    elif rules.revoke is Revoke.OFFENDER_MINUS_TWO:
+        effect.added[offender] = -min(2, games[offender])
+        effect.reasons.append(HandReason.REVOKE_MINUS_TWO)
+    else:
+        effect.rubber_winner = other
+        effect.outcome = Outcome.REVOKE
+        effect.reasons.append(HandReason.REVOKE_LOSES_RUBBER)
+
+
+def _reached_target(games: tuple[int, int], rules: RuleSet) -> int | None:
+    """The team whose games reached the target, if one did."""
+    reached = None
+    for team in (0, 1):
+        if games[team] >= rules.games_to_win:
+            reached = team
+    return reached
+
+
+def _tally_after(tally: Tally, effect: _Effect, result: HandResult) -> Tally:
+    """The running totals after the hand ``result`` tells of."""
+    rules = tally.rules
+    games = result.games_after
     brink = tuple(
         tally.brink[team] or (games[team] == rules.games_to_win - 1 and games[1 - team] == 0)
         for team in (0, 1)
     )
-
-    result = HandResult(
-        number=number,
-        hand=hand,
-        dealer=tally.dealer,
-        leader=tally.leader,
-        games=(added[0], added[1]),
-        games_after=(games[0], games[1]),
-        reasons=tuple(reasons),
-        winner=winner,
-        base_games=base,
-        carried_extra=carried,
-        multiplier=applied_multiplier,
-        bandeira=bandeira,
-        rubber_winner=rubber_winner,
-    )
-    next_dealer = tally.dealer if hand.kind is HandKind.SPOILED else (tally.dealer + 1) % SEATS
-    final = (games[0], games[1])
+    spoiled = result.hand.kind is HandKind.SPOILED
+    outcome = effect.outcome
+    rubber_winner = result.rubber_winner
     if rubber_winner is not None and outcome is None:
-        outcome = _name_outcome(rules, rubber_winner, final, brink[1 - rubber_winner])
-    after = Tally(
+        outcome = _name_outcome(rules, rubber_winner, games, brink[1 - rubber_winner])
+    return Tally(
         rules,
-        hand_count=number,
-        games=final,
-        pending_extra=extra,
-        pending_multiplier=multiplier,
+        hand_count=result.number,
+        games=games,
+        pending_extra=effect.extra,
+        pending_multiplier=effect.multiplier,
         finished=rubber_winner is not None,
         winner=rubber_winner,
         outcome=outcome,
-        dealer=next_dealer,
+        dealer=tally.dealer if spoiled else (tally.dealer + 1) % SEATS,
         brink=(brink[0], brink[1]),
     )
-    return after, result
 
 
 NAMED_TARGET = 4

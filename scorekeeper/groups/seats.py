@@ -12,6 +12,7 @@ pages then read those totals with a fixed number of queries, whatever the number
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -151,15 +152,12 @@ def refresh_seats(
         group_id,
         rubber.id,
         (rubber.created_at, rubber.group_seq),
-        _seat_rows(rubber.id),
-        new,
-        counted=counted,
-        result=result_of(state.tally),
+        SeatChange(_seat_rows(rubber.id), new, counted=counted, result=result_of(state.tally)),
         rerate=rerate,
     )
 
 
-def count_the_hand(
+def count_the_hand(  # noqa: PLR0913  the keywords rubbers.hands sends hand_recorded with
     rubber_id: str,
     *,
     group_id: str,
@@ -189,10 +187,7 @@ def count_the_hand(
         group_id,
         rubber_id,
         (created_at, group_seq),
-        old,
-        new,
-        counted=result_of(before),
-        result=result_of(after),
+        SeatChange(old, new, counted=result_of(before), result=result_of(after)),
         rerate=True,
     )
 
@@ -209,46 +204,43 @@ def _team_totals(rows: Iterable[dict[str, Any]]) -> statistics.TeamTotals:
     return statistics.TeamTotals((bandeiras[0], bandeiras[1]), (points[0], points[1]), point_hands)
 
 
+@dataclass(frozen=True)
+class SeatChange:
+    """What one write changes of a rubber in a group: its seat rows, and its result."""
+
+    old: list[dict[str, Any]]
+    new: list[dict[str, Any]]
+    counted: Result | None
+    """The rubber's result as the group's totals last counted it; None for one new to the group."""
+    result: Result
+
+
 def _rewrite(
     group_id: str,
     rubber_id: str,
     place: tuple[datetime, int],
-    old: list[dict[str, Any]],
-    new: list[dict[str, Any]],
+    change: SeatChange,
     *,
-    counted: Result | None,
-    result: Result,
     rerate: bool,
 ) -> bool:
     """Replace a rubber's seat rows ``old`` by ``new``, the group's totals moved by the difference.
 
     Rate again from the rubber on when its rating view changed (with ``rerate``). Returns whether it
     changed."""
+    old, new = change.old, change.new
     old_rating = rating_view(old)
     new_rating = rating_view(new)
     changed = old_rating != new_rating and (
         statistics.rateable(old_rating) or statistics.rateable(new_rating)
     )
     if not changed:
-        kept = {row["seat"]: row for row in old}
-        for row in new:
-            if row["seat"] in kept:
-                for name in ("rated", "mu", "sigma"):
-                    row[name] = kept[row["seat"]][name]
+        _keep_ratings(old, new)
     if _comparable(old) != _comparable(new):
         connection = db.session.connection()
         connection.execute(seats_table.delete().where(seats_table.c.rubber_id == rubber_id))
         if new:
             connection.execute(seats_table.insert(), new)
-    totals = Totals()
-    totals.count_seats(old, -1)
-    totals.count_seats(new, +1)
-    if counted is not None:
-        totals.count_result(counted, -1)
-    else:  # new to the group
-        totals.count_rubber()
-    totals.count_result(result, +1)
-    totals.write(group_id)
+    _move_totals(group_id, change)
     if not rerate:
         return changed  # the caller rates again from the first rubber it wrote
     if changed:
@@ -256,6 +248,28 @@ def _rewrite(
     elif {(r["player_key"], r["name"]) for r in new} != {(r["player_key"], r["name"]) for r in old}:
         refresh_players(group_id, {row["player_key"] for row in old + new})
     return changed
+
+
+def _keep_ratings(old: list[dict[str, Any]], new: list[dict[str, Any]]) -> None:
+    """Give the new rows of the seats the old rows had those rows' ratings."""
+    kept = {row["seat"]: row for row in old}
+    for row in new:
+        if row["seat"] in kept:
+            for name in ("rated", "mu", "sigma"):
+                row[name] = kept[row["seat"]][name]
+
+
+def _move_totals(group_id: str, change: SeatChange) -> None:
+    """Move the group's stored totals from the old rows and result to the new."""
+    totals = Totals()
+    totals.count_seats(change.old, -1)
+    totals.count_seats(change.new, +1)
+    if change.counted is not None:
+        totals.count_result(change.counted, -1)
+    else:  # new to the group
+        totals.count_rubber()
+    totals.count_result(change.result, +1)
+    totals.write(group_id)
 
 
 def _comparable(rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:

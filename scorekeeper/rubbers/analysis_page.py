@@ -158,7 +158,7 @@ def replay(rubber_id: str) -> str:
     )
 
 
-def _page(
+def _page(  # noqa: PLR0913  a recorded hand's number, or a replayed record's fields, and links
     rubber: Rubber,
     row: Analysis | None,
     number: int | None,

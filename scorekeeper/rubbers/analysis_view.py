@@ -108,7 +108,7 @@ def facts(
         tricks.setdefault(card.trick, []).append(view)
     line = None
     if chosen is not None and chosen in steps:
-        line = _line(row, analysis, lines, chosen, offset, (teams, players))
+        line = _line(row, analysis, lines, chosen, (teams, players))
     return {
         "played": analysis.played,
         "value": analysis.value,
@@ -129,11 +129,11 @@ def _line(
     analysis: solver.RecordAnalysis,
     lines: tuple[solver.Line | None, ...],
     step: int,
-    offset: int,
     names: tuple[tuple[str, str], list[str]],
 ) -> LineView | None:
     """The best line from before card ``step``, trick by trick, as the engine plays it out."""
     teams, players = names
+    offset = RECORD_CARDS - len(analysis.cards)
     request = row.request
     rules = engine.RuleSet.from_dict(request["rules"])
     item = analysis.cards[step - 1 - offset]

@@ -14,6 +14,7 @@ from typing import Any
 from flask import abort, flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
+from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.rubbers import hands, store
@@ -142,8 +143,7 @@ def melar(rubber_id: str) -> Any:
     cards, problems = form.picked(rules)
     texts = [str(card) for card in cards]
     action = form.action.data
-    points = may_spoil = None
-    count_error = refusal = None
+    points = may_spoil = count_error = refusal = None
     if (action in ("check", "spoil") or "check" in request.args) and not problems:
         if len(texts) != TRICKS:
             count_error = _hand_count_error(len(texts))
@@ -151,31 +151,10 @@ def melar(rubber_id: str) -> Any:
             points = engine.verify_melar_hand(texts, rules)
             may_spoil = engine.can_spoil(texts, rules)
     if posted and action == "spoil" and points is not None:
-        spoil = SpoilForm()
-        try:
-            if not spoil.validate():
-                raise store.Conflict("stale")
-            device = current_device()
-            assert device is not None  # can_edit
-            recorded = hands.record_hand(
-                rubber.id,
-                device,
-                engine.Hand.spoiled_by(texts, rules),
-                key=spoil.key.data or None,
-                body={"melar": sorted(texts)},
-                version=spoil.stored_version(),
-            )
-        except engine.CannotSpoilError:
-            pass  # the verdict on these cards says why: 10 points or more
-        except engine.ScoringError as error:
-            refusal = wording.engine_error(error)
-        except store.Conflict as conflict:
-            flash(wording.conflict(conflict.code), "conflict")
-            return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
-        else:
-            if recorded.result is not None:
-                flash(wording.hand_summary(recorded.result, recorded.teams), "hand")
-            return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
+        recorded = _record_melar(rubber, texts, rules)
+        if isinstance(recorded, Response):
+            return recorded
+        refusal = recorded
     refused = problems or count_error or refusal or (posted and action == "spoil")
     return render_template(
         "cards/melar.html",
@@ -189,3 +168,35 @@ def melar(rubber_id: str) -> Any:
         can_edit=can_edit,
         key=secrets.token_urlsafe(16),
     ), (422 if refused else 200)
+
+
+def _record_melar(rubber: Rubber, texts: list[str], rules: engine.RuleSet) -> Response | str | None:
+    """Record the deal spoiled by the leader's cards ``texts``.
+
+    Return the redirect to the rubber when it is recorded or the form was stale; else what the
+    melar page shows: the engine's refusal, or None when the cards may not spoil the deal (the
+    verdict on them says why)."""
+    spoil = SpoilForm()
+    try:
+        if not spoil.validate():
+            raise store.Conflict("stale")
+        device = current_device()
+        assert device is not None  # can_edit
+        recorded = hands.record_hand(
+            rubber.id,
+            device,
+            engine.Hand.spoiled_by(texts, rules),
+            key=spoil.key.data or None,
+            body={"melar": sorted(texts)},
+            version=spoil.stored_version(),
+        )
+    except engine.CannotSpoilError:
+        return None  # the verdict on these cards says why: 10 points or more
+    except engine.ScoringError as error:
+        return wording.engine_error(error)
+    except store.Conflict as conflict:
+        flash(wording.conflict(conflict.code), "conflict")
+        return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
+    if recorded.result is not None:
+        flash(wording.hand_summary(recorded.result, recorded.teams), "hand")
+    return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))

@@ -116,36 +116,9 @@ class Step:
 def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
     """Apply what was tapped to the record carried by the page; the engine checks each card."""
     step = Step(form.chosen_trump(), form.tricks(), _position(form.replace.data, form.tricks()))
-    if request.method != "POST":
+    if request.method != "POST" or _moved(step, form):
         return step
-    action = form.action.data
-    if form.pick.data:
-        step.replace = _position(form.pick.data, step.tricks)
-        return step
-    if action == "cancel":
-        step.replace = None
-        return step
-    if action == "undo":
-        if step.replace is not None:
-            step.replace = None
-        elif step.tricks:
-            step.tricks[-1].pop()
-            if not step.tricks[-1]:
-                step.tricks.pop()
-        return step
-    texts = list(form.card.data or [])
-    if action == "type":
-        texts = [t for t in re.split(r"[\s,;]+", form.typed.data or "") if t]
-        if len(texts) > TYPED_AT_ONCE:
-            step.errors.append(
-                _("A hand has 40 cards: the ones typed after the 40th were left out.")
-            )
-            texts = texts[:TYPED_AT_ONCE]
-        try:
-            texts = [typed_card(text[:MAX_CARD_TEXT]) for text in texts]
-        except engine.SuitLetterError as error:
-            step.errors.append(suit_letter_error(error))
-            return step
+    texts = _brought(step, form)
     if texts and step.trump is None:
         step.errors.append(_("Choose the trump first."))
         return step
@@ -153,6 +126,40 @@ def _step(form: ReplayForm, leader: int, rules: engine.RuleSet) -> Step:
         if not _play(step, text[:MAX_CARD_TEXT], leader, rules, form.trump_card.data or None):
             break
     return step
+
+
+def _moved(step: Step, form: ReplayForm) -> bool:
+    """Apply a card picked to replace, a cancel or an undo; False when none was asked."""
+    action = form.action.data
+    if form.pick.data:
+        step.replace = _position(form.pick.data, step.tricks)
+    elif action == "cancel":
+        step.replace = None
+    elif action == "undo":
+        if step.replace is not None:
+            step.replace = None
+        elif step.tricks:
+            step.tricks[-1].pop()
+            if not step.tricks[-1]:
+                step.tricks.pop()
+    else:
+        return False
+    return True
+
+
+def _brought(step: Step, form: ReplayForm) -> list[str]:
+    """The cards the page sent, tapped or typed; none when a typed suit letter is wrong."""
+    if form.action.data != "type":
+        return list(form.card.data or [])
+    texts = [t for t in re.split(r"[\s,;]+", form.typed.data or "") if t]
+    if len(texts) > TYPED_AT_ONCE:
+        step.errors.append(_("A hand has 40 cards: the ones typed after the 40th were left out."))
+        texts = texts[:TYPED_AT_ONCE]
+    try:
+        return [typed_card(text[:MAX_CARD_TEXT]) for text in texts]
+    except engine.SuitLetterError as error:
+        step.errors.append(suit_letter_error(error))
+        return []
 
 
 def _play(

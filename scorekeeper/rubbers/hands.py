@@ -70,7 +70,7 @@ class _Overtaken(Exception):
     """Another write changed the rubber between the read and the write."""
 
 
-def record_hand(
+def record_hand(  # noqa: PLR0913  a hand form's fields, keyword-only
     rubber_id: str,
     device: str,
     hand: engine.Hand,
@@ -91,7 +91,7 @@ def record_hand(
     return _append(rubber_id, new, device, key, body, version, 200, None)
 
 
-def add_hand(
+def add_hand(  # noqa: PLR0913  the API's write, its options keyword-only
     rubber_id: str,
     hand_of: HandOf,
     *,
@@ -128,7 +128,7 @@ def add_hand(
     return store.Written(rubber, state, recorded.status, recorded.response, recorded.repeated)
 
 
-def _append(
+def _append(  # noqa: PLR0913  the hand's fast path: no object to build on it
     rubber_id: str,
     hand: NewHand | HandOf,
     device: str | None,
@@ -255,7 +255,7 @@ def _tally(connection: sa.Connection, rubber_id: str, row: sa.Row[Any]) -> engin
     )
 
 
-def _read(
+def _read(  # noqa: PLR0913  the hand's fast path: no object to build on it
     connection: sa.Connection,
     rubber_id: str,
     device: str | None,
@@ -282,7 +282,7 @@ def _read(
     return row
 
 
-def _write(
+def _write(  # noqa: PLR0913  the hand's fast path: no object to build on it
     connection: sa.Connection,
     in_session: bool,
     rubber_id: str,

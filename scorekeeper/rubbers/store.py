@@ -99,7 +99,7 @@ def _result(rubber: Rubber) -> tuple[bool, int | None, tuple[int, int], str | No
     return (rubber.finished, rubber.winner, (rubber.games0, rubber.games1), rubber.outcome)
 
 
-def create_rubber(
+def create_rubber(  # noqa: PLR0913  keyword-only, each named at its call
     *,
     teams: tuple[str, str],
     players: list[str] | None,

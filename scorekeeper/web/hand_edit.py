@@ -34,7 +34,7 @@ class HandEdits:
     on_form: tuple[str, ...]
     template: str
 
-    def edit(
+    def edit(  # noqa: PLR0913  the feature's parts, keyword-only
         self,
         row: Any,
         number: int,

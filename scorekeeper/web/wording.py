@@ -49,33 +49,53 @@ POINTS_FAULTS: dict[engine.PointsFault, Callable[[Any], str]] = {
 
 
 def engine_error(error: ValueError) -> str:
-    """A domain error of the engine as a sentence in the request's language."""
-    if isinstance(error, engine.ImpossiblePointsError):
-        return points_fault(error.reason, error.value)
-    if isinstance(error, engine.UnknownTeamError):
-        return _("There is no team %(team)s: the teams are 0 and 1.", team=error.value)
-    if isinstance(error, engine.RubberFinishedError):
-        return _("This rubber is already won: no more hands can be added.")
-    if isinstance(error, engine.TooManyHandsError):
-        return _("A rubber holds at most %(count)s hands.", count=engine.scoring.MAX_HANDS)
-    if isinstance(error, engine.HandNotAllowedError):
-        if error.value is engine.HandKind.SPOILED:
-            return _("A deal can only be spoiled (melar) when the melar rule is on.")
-        return _("This hand is not allowed by the rubber's rules.")
-    if isinstance(error, engine.IncompleteRecordError):
-        record = error.value
-        assert isinstance(record, engine.TrickRecord)
-        if record.errors:
-            return record_problem(record.errors[0])
-        return _(
-            "The record has %(count)s tricks: a hand is scored from all 10.",
-            count=len(record.tricks),
-        )
-    if isinstance(error, engine.RulesError):
-        return _("The setting %(key)s has a value it does not take.", key=error.key)
-    if isinstance(error, engine.CardError):
-        return _("%(card)s is not a card of this deck.", card=error.text)
+    """A domain error of the engine as a sentence in the request's language.
+
+    The sentence is that of the error's class, or of the nearest class it comes from that has
+    one; an error of no such class says its own English sentence."""
+    for kind in type(error).__mro__:
+        says = ENGINE_ERRORS.get(kind)
+        if says is not None:
+            return says(error)
     return str(error)
+
+
+def _hand_not_allowed(error: Any) -> str:
+    if error.value is engine.HandKind.SPOILED:
+        return _("A deal can only be spoiled (melar) when the melar rule is on.")
+    return _("This hand is not allowed by the rubber's rules.")
+
+
+def _incomplete_record(error: Any) -> str:
+    record = error.value
+    assert isinstance(record, engine.TrickRecord)
+    if record.errors:
+        return record_problem(record.errors[0])
+    return _(
+        "The record has %(count)s tricks: a hand is scored from all 10.",
+        count=len(record.tricks),
+    )
+
+
+ENGINE_ERRORS: dict[type[ValueError], Callable[[Any], str]] = {
+    engine.ImpossiblePointsError: lambda error: points_fault(error.reason, error.value),
+    engine.UnknownTeamError: lambda error: _(
+        "There is no team %(team)s: the teams are 0 and 1.", team=error.value
+    ),
+    engine.RubberFinishedError: lambda _error: _(
+        "This rubber is already won: no more hands can be added."
+    ),
+    engine.TooManyHandsError: lambda _error: _(
+        "A rubber holds at most %(count)s hands.", count=engine.scoring.MAX_HANDS
+    ),
+    engine.HandNotAllowedError: _hand_not_allowed,
+    engine.IncompleteRecordError: _incomplete_record,
+    engine.RulesError: lambda error: _(
+        "The setting %(key)s has a value it does not take.", key=error.key
+    ),
+    engine.CardError: lambda error: _("%(card)s is not a card of this deck.", card=error.text),
+}
+"""The sentence of each class of the engine's errors, from the error."""
 
 
 def conflict(code: str) -> str:

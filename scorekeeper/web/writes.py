@@ -55,7 +55,7 @@ class Versioned(Generic[RowT, StateT]):
     owner: str
     refresh: Callable[[RowT, StateT], None]
 
-    def write(
+    def write(  # noqa: PLR0913  a write's options, keyword-only, as each caller names them
         self,
         row_id: str,
         change: Callable[[RowT], StateT],

@@ -53,6 +53,29 @@ def add_seat(player: statistics.PlayerStats, seat: statistics.SeatRecord) -> Non
     player.point_hands += seat.point_hands
 
 
+def add_pairs(
+    stats: statistics.GroupStats,
+    seat: statistics.SeatRecord,
+    seats: Iterable[statistics.SeatRecord],
+) -> None:
+    """Count a finished rubber's seat into its pair of partners and its pairs of opponents."""
+    if seat.partner_key is not None:
+        pair_key = (seat.key, seat.partner_key)
+        first, second = sorted(pair_key)
+        pair = stats.partners.setdefault(pair_key, statistics.PairStats((first, second)))
+        pair.rubbers += 1
+        pair.won += seat.won
+        pair.games_won += seat.games_won
+        pair.games_lost += seat.games_lost
+    for other in seats:
+        if other.team != seat.team:
+            versus = stats.versus.setdefault(
+                (seat.key, other.key), statistics.Versus(seat.key, other.key)
+            )
+            versus.rubbers += 1
+            versus.won += seat.won
+
+
 def count_from_scratch(rubbers: Iterable[RubberRecord]) -> statistics.GroupStats:
     """The statistics of a group counted from scratch, its rubbers given in the group's order."""
     stats = statistics.GroupStats()
@@ -71,21 +94,7 @@ def count_from_scratch(rubbers: Iterable[RubberRecord]) -> statistics.GroupStats
             outcomes["shutout"] += 1
         for seat in rubber.seats:
             add_seat(stats.players.setdefault(seat.key, statistics.PlayerStats(seat.key)), seat)
-            if seat.partner_key is not None:
-                pair_key = (seat.key, seat.partner_key)
-                first, second = sorted(pair_key)
-                pair = stats.partners.setdefault(pair_key, statistics.PairStats((first, second)))
-                pair.rubbers += 1
-                pair.won += seat.won
-                pair.games_won += seat.games_won
-                pair.games_lost += seat.games_lost
-            for other in rubber.seats:
-                if other.team != seat.team:
-                    versus = stats.versus.setdefault(
-                        (seat.key, other.key), statistics.Versus(seat.key, other.key)
-                    )
-                    versus.rubbers += 1
-                    versus.won += seat.won
+            add_pairs(stats, seat, rubber.seats)
         if statistics.rateable(rubber.seats):
             book.update(statistics.rate_seats(rubber.seats, book))
             rated.update(seat.key for seat in rubber.seats)

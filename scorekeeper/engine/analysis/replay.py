@@ -78,7 +78,7 @@ def analysable(record: TrickRecord) -> bool:
     return record.complete and not record.revokes and not record.errors
 
 
-def analyse_record(
+def analyse_record(  # noqa: PLR0913  a record and its rules, then the optional ways to run it
     record: TrickRecord,
     rules: RuleSet,
     options: Options = FAST,
