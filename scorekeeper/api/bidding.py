@@ -13,6 +13,7 @@ and stores nothing.
 from __future__ import annotations
 
 import hashlib
+from functools import partial
 from typing import Any
 
 from flask import Response, jsonify, request, url_for
@@ -32,7 +33,6 @@ from scorekeeper.api.schemas.bidding import (
     BiddingBid,
     BiddingCreated,
     BiddingGroupStats,
-    BiddingHandForm,
     BiddingHandInput,
     BiddingNewGame,
     BiddingPassed,
@@ -40,6 +40,7 @@ from scorekeeper.api.schemas.bidding import (
     BiddingWrite,
 )
 from scorekeeper.api.schemas.reading import json_body
+from scorekeeper.api.writes import Answering
 from scorekeeper.bidding import store, wording
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
 from scorekeeper.engine import CardError
@@ -252,38 +253,13 @@ def get_game(game_id: str) -> Response:
     return response
 
 
-def _write(
-    game_id: str,
-    change: store.Change,
-    given: BiddingHandForm | BiddingWrite,
-    body: Any,
-    status: int,
-) -> tuple[Response, int]:
-    # The key covers the request, not just its body: the same body elsewhere is another write.
-    request_body = {"method": request.method, "path": request.path, "body": body}
-    try:
-        written = store.write(
-            game_id,
-            change,
-            key=given.key,
-            body=request_body,
-            version=given.version,
-            status=status,
-            respond=game_json,
-        )
-    except store.Conflict as conflict:
-        field = {"stale": "version", "key_reused": "key"}.get(conflict.code)
-        raise ApiError(409, wording.conflict(conflict.code), field, conflict.code) from None
-    except (rules.BiddingError, CardError) as error:
-        raise _engine_refusal(error) from None
-    except LookupError as error:
-        if isinstance(error, KeyError | IndexError):
-            raise
-        raise _no_game() from None
-    answer = jsonify(written.response or game_json(written.row, written.state))
-    if written.repeated:
-        answer.headers["Idempotent-Replayed"] = "true"
-    return answer, written.status
+ANSWERING = Answering(
+    respond=game_json,
+    conflict=wording.conflict,
+    unknown=_no_game,
+    refused=(rules.BiddingError, CardError),
+    refusal=_engine_refusal,
+)
 
 
 def _inputs(given: BiddingBid | BiddingPassed, players: int) -> tuple[Any, ...]:
@@ -316,7 +292,7 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     def change(game: BiddingGame) -> rules.BiddingState:
         return store.append_hand(*_inputs(given, len(game.players)))(game)
 
-    return _write(game_id, change, given, body, 201)
+    return ANSWERING.answer(partial(store.write, game_id, change), given, body, 201)
 
 
 @bp.operation(
@@ -340,7 +316,7 @@ def replace_hand(game_id: str, number: int) -> tuple[Response, int]:
             raise _no_hand(number)
         return store.replace_hand(number, *_inputs(given, len(game.players)))(game)
 
-    return _write(game_id, change, given, body, 200)
+    return ANSWERING.answer(partial(store.write, game_id, change), given, body, 200)
 
 
 @bp.operation(
@@ -357,4 +333,4 @@ def undo_hand(game_id: str) -> tuple[Response, int]:
     _editable(game_id)
     body = json_body(empty=True)
     given = BiddingWrite.read(body)
-    return _write(game_id, store.undo_last, given, body, 200)
+    return ANSWERING.answer(partial(store.write, game_id, store.undo_last), given, body, 200)
