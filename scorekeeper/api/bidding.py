@@ -1,8 +1,8 @@
 """The JSON API of bidding Sueca (API.md, "Bidding Sueca"), under ``/api/v1/bidding``.
 
-The request bodies are pydantic models (:mod:`.bidding_schemas`, with this API's part of the
-OpenAPI document). The statuses follow the rubbers' API: 400 for a body
-that is not one of the shapes (not JSON, a wrong type, an unknown key), 422 for a value the game
+A body is read with its model (``schemas/bidding.py``), and each view declares what it takes
+and answers, as the rubbers' do. The statuses follow the rubbers' API: 400 for a body that is
+not one of the shapes (not JSON, a wrong type, an unknown key), 422 for a value the game
 refuses (a bid outside 61..120, a seat not at the table, impossible points, 3 or 7 players, a
 name too long), 403 without the game's edit key in ``X-Edit-Key``, 404 for an unknown game or
 hand, 409 when the game's state refuses the write (finished, stale version, key reused). Every
@@ -13,22 +13,34 @@ and stores nothing.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, url_for
+from flask import Response, jsonify, request, url_for
 from flask_babel import gettext as _
-from werkzeug.exceptions import HTTPException
 
-from scorekeeper.api.bidding_schemas import (
+from scorekeeper.api import access
+from scorekeeper.api.errors import ApiError
+from scorekeeper.api.operations import (
+    BAD_BODY,
+    EDIT_KEY,
+    EDIT_KEY_HEADER,
+    NO_GROUP,
+    TOO_LARGE,
+    ApiBlueprint,
+)
+from scorekeeper.api.schemas.bidding import (
     BiddingBid,
+    BiddingCreated,
+    BiddingGroupStats,
+    BiddingHandInput,
     BiddingNewGame,
     BiddingPassed,
+    BiddingState,
     BiddingWrite,
-    Refused,
-    parse,
-    read_json,
 )
+from scorekeeper.api.schemas.reading import json_body
+from scorekeeper.api.writes import Answering
 from scorekeeper.bidding import store, wording
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
 from scorekeeper.engine import CardError
@@ -36,49 +48,22 @@ from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import read_card
 from scorekeeper.engine.names import RepeatedPlayerError
 from scorekeeper.groups import bidding as group_bidding
-from scorekeeper.groups import statistics
-from scorekeeper.groups import store as group_store
 
-bp = Blueprint("bidding", __name__)
+bp = ApiBlueprint("bidding", __name__)
 
-EDIT_KEY_HEADER = "X-Edit-Key"
-GROUP_KEY_HEADER = "X-Group-Key"
-
-
-def _answer(status: int, message: str, field: str | None, code: str) -> Response:
-    response = jsonify(error=message, field=field, code=code)
-    response.status_code = status
-    return response
-
-
-@bp.errorhandler(Refused)
-def _refused(error: Refused) -> Response:
-    return _answer(error.status, error.message, error.field, error.code)
-
-
-def _http_error(error: HTTPException) -> Response:
-    status = error.code or 500
-    message = {
-        400: _("The request could not be understood."),
-        403: _("This is not allowed."),
-        404: _("There is nothing at this address."),
-        405: _("This address does not take that method."),
-        413: _("The request is too large."),
-        415: _("The request must be JSON."),
-    }.get(status, _("Something went wrong on the server: try again."))
-    return _answer(status, message, None, f"http_{status}")
-
-
-for _status in (400, 403, 404, 405, 413, 415):
-    bp.register_error_handler(_status, _http_error)
-
-
-@bp.after_request
-def _no_store(response: Response) -> Response:
-    # A creation answer carries the edit key; a game's state is asked for again with its ETag.
-    response.headers.setdefault("Cache-Control", "no-store")
-    return response
-
+# How a game's requests are refused, for the document.
+REFUSED_BY_GAME = "The shape is right but the game refuses a value."
+NO_GAME = "No such game."
+WRITE_REFUSED: dict[int, Any] = {
+    400: BAD_BODY,
+    403: "The X-Edit-Key header is missing or is not the game's edit key.",
+    404: "No such game, or no such hand.",
+    409: "The game's state refuses the write: finished, stale version, key reused, the edit "
+    "would end the game early, or no hand to undo.",
+    413: TOO_LARGE,
+    422: REFUSED_BY_GAME,
+}
+"""How a write to a game's hands can be refused."""
 
 ERROR_FIELDS: dict[type[Exception], str] = {
     rules.PlayersError: "players",
@@ -89,19 +74,19 @@ ERROR_FIELDS: dict[type[Exception], str] = {
 }
 
 
-def _engine_refusal(error: ValueError) -> Refused:
+def _engine_refusal(error: ValueError) -> ApiError:
     """A refusal of the engine as the API's error: 409 for a game over, else 422."""
     message = wording.engine_error(error)
     if isinstance(error, rules.GameFinishedError | rules.TooManyHandsError):
-        return Refused(409, message, None, error.code)
+        return ApiError(409, message, None, error.code)
     if isinstance(error, CardError):
-        return Refused(422, message, "called", "card")
+        return ApiError(422, message, "called", "card")
     code = getattr(error, "code", "bidding")
     if isinstance(error, rules.UnknownSeatError):
-        return Refused(422, message, error.role, code)
+        return ApiError(422, message, error.role, code)
     if isinstance(error, rules.OutcomeError):
-        return Refused(422, message, "made" if error.reason == "disagrees" else "points", code)
-    return Refused(422, message, ERROR_FIELDS.get(type(error)), code)
+        return ApiError(422, message, "made" if error.reason == "disagrees" else "points", code)
+    return ApiError(422, message, ERROR_FIELDS.get(type(error)), code)
 
 
 # The game's state --------------------------------------------------------------------------
@@ -150,10 +135,14 @@ def game_json(game: BiddingGame, state: rules.BiddingState) -> dict[str, Any]:
     }
 
 
+def _no_game() -> ApiError:
+    return ApiError(404, _("There is no bidding game with this id."), None, "no_game")
+
+
 def _game(game_id: str) -> BiddingGame:
     game = store.get(game_id)
     if game is None:
-        raise Refused(404, _("There is no bidding game with this id."), None, "no_game")
+        raise _no_game()
     return game
 
 
@@ -163,9 +152,9 @@ def _editable(game_id: str) -> BiddingGame:
     key = request.headers.get(EDIT_KEY_HEADER)
     if not key:
         message = _("Changing this game needs its edit key in the X-Edit-Key header.")
-        raise Refused(403, message, None, "edit_key_missing")
+        raise ApiError(403, message, None, "edit_key_missing")
     if not store.key_matches(game, key):
-        raise Refused(403, _("This is not the game's edit key."), None, "edit_key_wrong")
+        raise ApiError(403, _("This is not the game's edit key."), None, "edit_key_wrong")
     return game
 
 
@@ -174,17 +163,30 @@ def _etag(game: BiddingGame) -> str:
     return hashlib.sha256(repr(seen).encode()).hexdigest()[:32]
 
 
-# Endpoints ---------------------------------------------------------------------------------
+# Operations --------------------------------------------------------------------------------
 
 
-@bp.post("/bidding")
+@bp.operation(
+    "post",
+    "/bidding",
+    "createBiddingGame",
+    "Start a game of bidding Sueca, 4 to 6 players.",
+    body=BiddingNewGame,
+    responses={
+        201: ("The new game, with its edit key and link.", BiddingCreated),
+        400: BAD_BODY,
+        403: "A group was named without its key in X-Group-Key.",
+        404: "The group named does not exist.",
+        413: TOO_LARGE,
+        422: REFUSED_BY_GAME,
+    },
+)
 def create_game() -> tuple[Response, int, dict[str, str]]:
-    given = parse(BiddingNewGame, read_json())
-    players = [name.strip() for name in given.players]
-    group_id = _group_to_join(given.group, players) if given.group is not None else None
+    given = BiddingNewGame.read(json_body(empty=True))
+    group_id = access.group_to_join(given.group, given.players)
     try:
         game, edit_key = store.create_game(
-            players=players,
+            players=given.players,
             target=given.target,
             first_dealer=given.first_dealer,
             group_id=group_id,
@@ -198,35 +200,17 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
     return jsonify(data), 201, {"Location": location}
 
 
-def _group(group_id: str) -> Any:
-    group = group_store.get(group_id)
-    if group is None:
-        raise Refused(404, _("There is no group with this id."), "group", "no_group")
-    return group
-
-
-def _group_to_join(group_id: str, players: list[str]) -> str:
-    """The group a new game joins, its key checked, and no name in two seats."""
-    group = _group(group_id)
-    key = request.headers.get(GROUP_KEY_HEADER)
-    if not key:
-        message = _("Changing this group needs its edit key in the X-Group-Key header.")
-        raise Refused(403, message, None, "group_key_missing")
-    if not group_store.key_matches(group, key):
-        raise Refused(403, _("This is not the group's edit key."), None, "group_key_wrong")
-    repeated = statistics.repeated_name(players)
-    if repeated is not None:
-        message = _(
-            "%(name)s sits in two seats: in a group every player has one seat.", name=repeated
-        )
-        raise Refused(422, message, "players", "repeated_player")
-    return str(group.id)
-
-
-@bp.get("/groups/<group_id>/bidding")
+@bp.operation(
+    "get",
+    "/groups/<group_id>/bidding",
+    "getGroupBiddingStats",
+    "A group's bidding games counted on their own: games played and won, bids made and failed, "
+    "the average bid (never in the rubbers' ratings).",
+    responses={200: ("The statistics, players by games won.", BiddingGroupStats), 404: NO_GROUP},
+)
 def group_stats(group_id: str) -> Response:
     """A group's bidding statistics, apart from its rubbers'."""
-    group = _group(group_id)
+    group = access.group(group_id, "group")
     stats = group_bidding.stats(group.id)
     return jsonify(
         {
@@ -248,7 +232,14 @@ def group_stats(group_id: str) -> Response:
     )
 
 
-@bp.get("/bidding/<game_id>")
+@bp.operation(
+    "get",
+    "/bidding/<game_id>",
+    "getBiddingGame",
+    "A game's state (with an ETag: 304 to If-None-Match until a write).",
+    responses={200: ("The game.", BiddingState), 404: NO_GAME},
+    conditional=True,
+)
 def get_game(game_id: str) -> Response:
     """The state, with an ETag: a follower asking again with it gets 304 until a write."""
     game = _game(game_id)
@@ -262,40 +253,13 @@ def get_game(game_id: str) -> Response:
     return response
 
 
-def _write(
-    game_id: str, change: store.Change, given: BiddingWrite, body: Any, status: int
-) -> tuple[Response, int]:
-    # The key covers the request, not just its body: the same body elsewhere is another write.
-    request_body = {"method": request.method, "path": request.path, "body": body}
-    try:
-        written = store.write(
-            game_id,
-            change,
-            key=given.key,
-            body=request_body,
-            version=given.version,
-            status=status,
-            respond=game_json,
-        )
-    except store.Conflict as conflict:
-        field = {"stale": "version", "key_reused": "key"}.get(conflict.code)
-        raise Refused(409, wording.conflict(conflict.code), field, conflict.code) from None
-    except (rules.BiddingError, CardError) as error:
-        raise _engine_refusal(error) from None
-    except LookupError as error:
-        if isinstance(error, KeyError | IndexError):
-            raise
-        raise Refused(404, _("There is no bidding game with this id."), None, "no_game") from None
-    answer = jsonify(written.response or game_json(written.row, written.state))
-    if written.repeated:
-        answer.headers["Idempotent-Replayed"] = "true"
-    return answer, written.status
-
-
-def _hand(body: Mapping[str, Any]) -> BiddingBid | BiddingPassed:
-    if "passed" in body:
-        return parse(BiddingPassed, body)
-    return parse(BiddingBid, body)
+ANSWERING = Answering(
+    respond=game_json,
+    conflict=wording.conflict,
+    unknown=_no_game,
+    refused=(rules.BiddingError, CardError),
+    refusal=_engine_refusal,
+)
 
 
 def _inputs(given: BiddingBid | BiddingPassed, players: int) -> tuple[Any, ...]:
@@ -307,41 +271,66 @@ def _inputs(given: BiddingBid | BiddingPassed, players: int) -> tuple[Any, ...]:
     return hand, given.trump, called
 
 
-def _no_hand(number: int) -> Refused:
-    return Refused(404, _("This game has no hand %(number)s.", number=number), None, "no_hand")
+def _no_hand(number: int) -> ApiError:
+    return ApiError(404, _("This game has no hand %(number)s.", number=number), None, "no_hand")
 
 
-@bp.post("/bidding/<game_id>/hands")
+@bp.operation(
+    "post",
+    "/bidding/<game_id>/hands",
+    "addBiddingHand",
+    "Record the next hand: a bid and its outcome, or all passed.",
+    body=BiddingHandInput,
+    security=EDIT_KEY,
+    responses={201: ("The game with the new hand.", BiddingState), **WRITE_REFUSED},
+)
 def add_hand(game_id: str) -> tuple[Response, int]:
     _editable(game_id)
-    body = read_json()
-    given = _hand(body)
+    body = json_body(empty=True)
+    given = BiddingHandInput.read(body)
 
     def change(game: BiddingGame) -> rules.BiddingState:
         return store.append_hand(*_inputs(given, len(game.players)))(game)
 
-    return _write(game_id, change, given, body, 201)
+    return ANSWERING.answer(partial(store.write, game_id, change), given, body, 201)
 
 
-@bp.put("/bidding/<game_id>/hands/<int:number>")
+@bp.operation(
+    "put",
+    "/bidding/<game_id>/hands/<int:number>",
+    "replaceBiddingHand",
+    "Replace hand `number` and score every later hand again.",
+    body=BiddingHandInput,
+    security=EDIT_KEY,
+    responses={200: ("The game with the hand replaced.", BiddingState), **WRITE_REFUSED},
+)
 def replace_hand(game_id: str, number: int) -> tuple[Response, int]:
     game = _editable(game_id)
     if not 1 <= number <= len(game.hands):
         raise _no_hand(number)
-    body = read_json()
-    given = _hand(body)
+    body = json_body(empty=True)
+    given = BiddingHandInput.read(body)
 
     def change(game: BiddingGame) -> rules.BiddingState:
         if number > len(game.hands):
             raise _no_hand(number)
         return store.replace_hand(number, *_inputs(given, len(game.players)))(game)
 
-    return _write(game_id, change, given, body, 200)
+    return ANSWERING.answer(partial(store.write, game_id, change), given, body, 200)
 
 
-@bp.delete("/bidding/<game_id>/hands/last")
+@bp.operation(
+    "delete",
+    "/bidding/<game_id>/hands/last",
+    "undoBiddingHand",
+    "Undo the last hand.",
+    body=BiddingWrite,
+    body_required=False,
+    security=EDIT_KEY,
+    responses={200: ("The game without its last hand.", BiddingState), **WRITE_REFUSED},
+)
 def undo_hand(game_id: str) -> tuple[Response, int]:
     _editable(game_id)
-    body = read_json()
-    given = parse(BiddingWrite, body)
-    return _write(game_id, store.undo_last, given, body, 200)
+    body = json_body(empty=True)
+    given = BiddingWrite.read(body)
+    return ANSWERING.answer(partial(store.write, game_id, store.undo_last), given, body, 200)

@@ -13,7 +13,7 @@ from flask import Response, jsonify
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
-from scorekeeper.api import analysis, bidding_schemas, export, groups, rubbers
+from scorekeeper.api import analysis, bidding, export, groups, rubbers
 from scorekeeper.api.errors import Error
 from scorekeeper.api.operations import (
     ETAG,
@@ -31,15 +31,13 @@ from scorekeeper.api.schemas.fields import PATH_PARAMETERS
 from scorekeeper.web.limits import LIMITS
 
 bp = ApiBlueprint("openapi", __name__)
-PARTS = (rubbers.bp, export.bp, groups.bp, analysis.bp, bp)
+PARTS = (rubbers.bp, export.bp, groups.bp, bidding.bp, analysis.bp, bp)
 """The blueprints whose operations the document lists."""
 JSON = "application/json"
 REFS = "#/components/schemas/{model}"
 PARAMETER = re.compile(r"<(?:[a-z]+:)?(\w+)>")
 API = "api."
 """The endpoints of the API's parts are under the API's blueprint."""
-LIMITED_BIDDING = {"api.bidding.create_game": ("post", f"{PREFIX}/bidding")}
-"""The rate-limited operation of bidding Sueca, whose part describes itself."""
 
 
 @bp.operation(
@@ -187,14 +185,11 @@ def document() -> dict[str, Any]:
     for operation in operations:
         path = PREFIX + PARAMETER.sub(r"{\1}", operation.rule)
         paths.setdefault(path, {})[operation.method] = _operation(operation)
-    # Bidding Sueca's operations describe themselves (api/bidding_schemas.py).
-    bidding_paths, bidding_schemas_ = bidding_schemas.openapi()
-    paths.update(bidding_paths)
     limited = {
         (operation.method, PREFIX + PARAMETER.sub(r"{\1}", operation.rule))
         for operation in operations
         if API + operation.endpoint in LIMITS
-    } | {place for endpoint, place in LIMITED_BIDDING.items() if endpoint in LIMITS}
+    }
     _refusals_of_every_part(paths, limited)
     return {
         "openapi": "3.1.0",
@@ -208,7 +203,7 @@ def document() -> dict[str, Any]:
         "servers": [{"url": "/"}],
         "paths": paths,
         "components": {
-            "schemas": {**_schemas(operations), **bidding_schemas_},
+            "schemas": _schemas(operations),
             "securitySchemes": SECURITY_SCHEMES,
         },
     }

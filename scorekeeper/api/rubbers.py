@@ -13,7 +13,7 @@ undo.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from functools import partial
 from typing import Any
 
 from flask import Response, jsonify, request, url_for
@@ -35,7 +35,6 @@ from scorekeeper.api.operations import (
 from scorekeeper.api.schemas.reading import json_body
 from scorekeeper.api.schemas.rubbers import (
     CreatedRubber,
-    HandForm,
     HandInput,
     NewRubber,
     RubberState,
@@ -44,6 +43,7 @@ from scorekeeper.api.schemas.rubbers import (
     VerifyResult,
 )
 from scorekeeper.api.states import rubber_json
+from scorekeeper.api.writes import Answering
 from scorekeeper.rubbers import hands, store
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
@@ -105,49 +105,24 @@ def get_rubber(rubber_id: str) -> Response:
     return response
 
 
-def _write(  # noqa: PLR0913  a write's function and its change, the request's body and keys
-    rubber_id: str,
-    change: Any,
-    body: Mapping[str, Any],
-    options: HandForm | Undo,
-    status: int,
-    write: Any = store.write,
-) -> tuple[Response, int]:
-    """Run a write (the general one, or ``hands.add_hand``) and answer it.
+def _engine_refusal(error: engine.ScoringError) -> ApiError:
+    """A refusal of the engine as the API's error: 409 for a rubber over, else 422."""
+    message = wording.engine_error(error)
+    if isinstance(error, engine.RubberFinishedError | engine.TooManyHandsError):
+        return ApiError(409, message, None, error.code)
+    spoiled = (
+        isinstance(error, engine.HandNotAllowedError) and error.value is engine.HandKind.SPOILED
+    )
+    return ApiError(422, message, "spoiled" if spoiled else None, error.code)
 
-    The answer is the write's own, or its first answer."""
-    # The key covers the request, not just its body: the same body to another address is
-    # another write.
-    request_body = {"method": request.method, "path": request.path, "body": body}
-    try:
-        written = write(
-            rubber_id,
-            change,
-            key=options.key,
-            body=request_body,
-            version=options.version,
-            status=status,
-            respond=rubber_json,
-        )
-    except store.Conflict as conflict:
-        field = {"stale": "version", "key_reused": "key"}.get(conflict.code)
-        raise ApiError(409, wording.conflict(conflict.code), field, conflict.code) from None
-    except (engine.RubberFinishedError, engine.TooManyHandsError) as error:
-        raise ApiError(409, wording.engine_error(error), None, error.code) from None
-    except engine.HandNotAllowedError as error:
-        field = "spoiled" if error.value is engine.HandKind.SPOILED else None
-        raise ApiError(422, wording.engine_error(error), field, error.code) from None
-    except engine.ScoringError as error:
-        raise ApiError(422, wording.engine_error(error), None, error.code) from None
-    except LookupError as error:
-        if isinstance(error, KeyError | IndexError):
-            raise
-        raise access.no_rubber() from None
-    response = written.response or rubber_json(written.row, written.state)
-    answer = jsonify(response)
-    if written.repeated:
-        answer.headers["Idempotent-Replayed"] = "true"
-    return answer, written.status
+
+ANSWERING = Answering(
+    respond=rubber_json,
+    conflict=wording.conflict,
+    unknown=access.no_rubber,
+    refused=(engine.ScoringError,),
+    refusal=_engine_refusal,
+)
 
 
 @bp.operation(
@@ -170,7 +145,7 @@ def add_hand(rubber_id: str) -> tuple[Response, int]:
         hand, tricks = to_engine(given, tally.rules, tally.leader)
         return hands.NewHand(hand, given.trump, tricks)
 
-    return _write(rubber_id, hand_of, body, given, 201, hands.add_hand)
+    return ANSWERING.answer(partial(hands.add_hand, rubber_id, hand_of), given, body, 201)
 
 
 @bp.operation(
@@ -196,7 +171,7 @@ def replace_hand(rubber_id: str, number: int) -> tuple[Response, int]:
         hand, tricks = to_engine(given, state.rules, state.hands[number - 1].leader)
         return store.replace_hand(number, hand, given.trump, tricks)(rubber)
 
-    return _write(rubber_id, change, body, given, 200)
+    return ANSWERING.answer(partial(store.write, rubber_id, change), given, body, 200)
 
 
 def _no_hand(number: int) -> ApiError:
@@ -217,7 +192,7 @@ def undo_hand(rubber_id: str) -> tuple[Response, int]:
     access.editable(rubber_id)
     body = json_body(empty=True)
     given = Undo.read(body)
-    return _write(rubber_id, store.undo_last, body, given, 200)
+    return ANSWERING.answer(partial(store.write, rubber_id, store.undo_last), given, body, 200)
 
 
 def _revoke_json(revoke: engine.ProvenRevoke) -> dict[str, Any]:

@@ -324,11 +324,19 @@ def test_the_operations_are_in_the_openapi_document(client: FlaskClient) -> None
     ):
         assert method in paths[path], path
     schemas = served["components"]["schemas"]
-    bid = schemas["BiddingBid"]
-    assert bid["additionalProperties"] is False
+    # A hand is one of its forms, each written out, as a rubber's hand is (api/openapi.py).
+    hand = paths["/api/v1/bidding/{game_id}/hands"]["post"]["requestBody"]["content"]
+    assert hand["application/json"]["schema"] == {"$ref": "#/components/schemas/BiddingHandInput"}
+    bid, passed = schemas["BiddingHandInput"]["oneOf"]
+    assert bid["additionalProperties"] is False and passed["additionalProperties"] is False
     assert bid["properties"]["bid"] | {"minimum": 61, "maximum": 120} == bid["properties"]["bid"]
     assert set(bid["required"]) == {"bidder", "bid", "partner"}
-    assert schemas["BiddingPassed"]["required"] == ["passed"]
+    assert passed["required"] == ["passed"]
+    for operation, answer in (("post", "BiddingCreated"), ("get", "BiddingState")):
+        path = "/api/v1/bidding" if operation == "post" else "/api/v1/bidding/{game_id}"
+        success = "201" if operation == "post" else "200"
+        content = paths[path][operation]["responses"][success]["content"]["application/json"]
+        assert content["schema"] == {"$ref": f"#/components/schemas/{answer}"}
 
 
 def test_a_name_twice_is_refused_with_the_name(client: FlaskClient) -> None:

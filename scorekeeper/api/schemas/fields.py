@@ -62,11 +62,9 @@ def an_object(problem: Refused) -> ApiError:
     return type_error("object", problem.label)
 
 
-def _text_first(problem: Refused) -> ApiError | None:
-    """The refusal of a value that is not text, or holds a control character."""
-    if not isinstance(problem.value, str):
-        return type_error("text", problem.label)
-    if has_control(problem.value):
+def control_characters(problem: Refused) -> ApiError | None:
+    """The refusal of text that holds a control character (or a lone surrogate), else None."""
+    if isinstance(problem.value, str) and has_control(problem.value):
         return ApiError(
             422,
             _("%(field)s must not contain control characters.", field=problem.label),
@@ -74,6 +72,13 @@ def _text_first(problem: Refused) -> ApiError | None:
             "control_characters",
         )
     return None
+
+
+def _text_first(problem: Refused) -> ApiError | None:
+    """The refusal of a value that is not text, or holds a control character."""
+    if not isinstance(problem.value, str):
+        return type_error("text", problem.label)
+    return control_characters(problem)
 
 
 def text(problem: Refused) -> ApiError:
@@ -346,6 +351,7 @@ HandNumber = Annotated[int, Field(ge=1)]
 PATH_PARAMETERS: dict[str, Any] = {
     "rubber_id": Annotated[str, Field(pattern=TOKEN)],
     "group_id": Annotated[str, Field(pattern=TOKEN)],
+    "game_id": Annotated[str, Field(pattern=TOKEN)],
     "number": HandNumber,
     "analysis_id": Annotated[str, Field(pattern="^[0-9a-f]{64}$")],
 }

@@ -158,6 +158,11 @@ class Body(BaseModel):
         )
 
     @classmethod
+    def refuse_missing(cls, problem: Refused) -> ApiError:
+        """The answer for a field the body lacks, when the field's :class:`Says` has none."""
+        return missing(problem)
+
+    @classmethod
     def read(cls, data: Any, where: str = "") -> Self:
         """Validate ``data``, or raise the :class:`ApiError` of its first problem.
 
@@ -226,7 +231,8 @@ def _place(
             model, loc = nested, rest
             continue
         order.extend((0, part) if isinstance(part, int) else (1, part) for part in rest)
-        return _ordered(error, order), partial(_answer, says, Refused(error, label, value, rest))
+        refused = Refused(error, label, value, rest)
+        return _ordered(error, order), partial(_answer, model, says, refused)
 
 
 def _ordered(error: ErrorDetails, order: list[tuple[int, Any]]) -> tuple[Any, ...]:
@@ -244,11 +250,13 @@ def _extra(model: type[BaseModel], name: str, where: str) -> ApiError:
     return refusal.placed(where) if where else refusal
 
 
-def _answer(says: Says | None, refused: Refused) -> ApiError:
+def _answer(model: type[BaseModel], says: Says | None, refused: Refused) -> ApiError:
+    if refused.kind == "missing" and not refused.rest:
+        if says is not None and says.missing is not None:
+            return says.missing(refused)
+        return model.refuse_missing(refused) if issubclass(model, Body) else missing(refused)
     if says is None:
         return generic(refused)
-    if refused.kind == "missing" and not refused.rest:
-        return (says.missing or missing)(refused)
     return says.answer(refused)
 
 
