@@ -274,3 +274,52 @@ def test_offline_the_page_counts_the_waiting_hands_and_undo_discards_them(
     go_online(phone)
     state = phone.context.request.get(f"{live_server}/api/v1/bidding/{game_id}").json()
     assert [hand["kind"] for hand in state["hands"]] == ["bid"]
+
+
+def test_a_hand_refused_as_stale_can_be_sent_anyway(
+    live_server: str, phone: Any, second_phone: Any
+) -> None:
+    """Another phone's hand came first: the waiting hand says so and can be recorded on top.
+
+    The bidding page keeps its hands in the rubber page's queue (static/hands.js): sent anyway,
+    a hand no longer moves the scores on screen, since it goes after a hand this page does not
+    show; the server's score comes once it is sent."""
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    name_the_table(live_server, phone)
+    game_id = PAGE.search(phone.url).group(1)  # type: ignore[union-attr]
+    wait_until_kept(phone)
+    second_phone.goto(phone.locator("#edit-url").input_value())
+    expect(second_phone.locator("[name=bidder]").first).to_be_attached()
+    pending = phone.locator(".pending-hand")
+
+    go_offline(phone)
+    chip(phone, "Quem licitou", "Bruno").tap()
+    chip(phone, "Quanto", "70").tap()
+    chip(phone, "Parceiro", "Carla").tap()
+    phone.get_by_role("button", name="Fez", exact=True).tap()
+    expect(pending).to_have_count(1)
+    assert scores(phone) == ["0", "70", "70", "0", "0"]
+    chip(second_phone, "Quem licitou", "Ana").tap()
+    chip(second_phone, "Quanto", "80").tap()
+    chip(second_phone, "Parceiro", "sozinho").tap()
+    second_phone.get_by_role("button", name="Fez", exact=True).tap()
+    expect(second_phone.locator(".bidding-log tr.changes")).to_have_count(1)
+
+    go_online(phone)
+    expect(pending).to_contain_text("Outra pessoa registou uma mão")
+    expect(phone.locator(".player-score.unsent")).to_have_count(0)
+    assert scores(phone) == ["0"] * 5  # a refused hand is not counted
+
+    go_offline(phone)
+    pending.get_by_role("button", name="Enviar mesmo assim").tap()
+    expect(pending).to_contain_text("ainda não enviada")
+    expect(phone.locator(".player-score.unsent")).to_have_count(0)
+    assert scores(phone) == ["0"] * 5  # not 70 on top of a score without Ana's hand
+
+    go_online(phone)
+    expect(pending).to_have_count(0)
+    expect(phone.locator(".bidding-log tr.changes")).to_have_count(2)
+    assert scores(phone) == ["80", "70", "70", "0", "0"]
+    state = phone.context.request.get(f"{live_server}/api/v1/bidding/{game_id}").json()
+    assert [hand["bidder"] for hand in state["hands"]] == [0, 1]
