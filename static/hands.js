@@ -1,15 +1,19 @@
-// Recording hands with the network gone. Online, the hand form posts as it always did (fetched,
-// so that a lost connection is noticed); offline, or when that post cannot reach the server,
-// the hand is kept on the phone (localStorage), listed as not yet sent, and sent through the
-// JSON API with its idempotency key when the network returns: in order, one at a time. A hand
-// the server refuses stays in the list with the server's reason until it is discarded.
+// The offline queue of hands, one for the rubber page and the bidding page. Online, the hand form
+// posts as it always did (fetched, so that a lost connection is noticed); offline, or when that
+// post cannot reach the server, the hand is kept on the phone (localStorage), listed as not yet
+// sent, and sent through the JSON API with its idempotency key when the network returns: in
+// order, one at a time. A hand the server refuses stays in the list with the server's reason
+// until it is discarded, or sent anyway when another phone's hand came first. What differs by
+// page (the key it keeps its hands under, the hand its form describes, what the waiting hands
+// make of the screen, undo) are its pieces: the rubber's below, the bidding game's in bidding.js
+// (loaded before this file, as window.suecaHands).
 // Every sentence shown comes from the page, in its language; the server scores everything.
 (function () {
   "use strict";
 
   var form = document.querySelector("form[data-offline]");
   var panel = document.querySelector("[data-pending]");
-  if (!form || !panel || !window.fetch || !window.JSON) {
+  if (!form || !panel || !window.fetch) {
     return;
   }
   var list = panel.querySelector("[data-pending-list]");
@@ -21,20 +25,19 @@
     return document.documentElement.hasAttribute("data-offline-copy");
   }
   var sentNote = panel.querySelector("[data-sent]");
-  var STORED = "sueca.pending." + form.getAttribute("data-rubber");
   var page = form.getAttribute("data-page");
   var sending = null;
   var sentAny = false;
   var retry = null;
-  // The page's score is the server's at this version: outlook.js shows what the hands sent
-  // since and those waiting make of it.
+  // The page's score is the server's at this version: the page's projection shows what the
+  // hands sent since and those waiting make of it.
   var pageVersion = Number(field("version").value) || 0;
   var sent = [];
-  var outlookLoaded = false;
+  var own = (window.suecaHands || rubber)(field, checked, text);
 
   function load() {
     try {
-      return JSON.parse(window.localStorage.getItem(STORED) || "[]");
+      return JSON.parse(window.localStorage.getItem(own.stored) || "[]");
     } catch (error) {
       return [];
     }
@@ -42,9 +45,9 @@
 
   function save(items) {
     if (items.length) {
-      window.localStorage.setItem(STORED, JSON.stringify(items));
+      window.localStorage.setItem(own.stored, JSON.stringify(items));
     } else {
-      window.localStorage.removeItem(STORED);
+      window.localStorage.removeItem(own.stored);
     }
   }
 
@@ -68,54 +71,116 @@
     return element ? element.textContent.replace(/\s+/g, " ").trim() : "";
   }
 
-  // The API's body for the hand the form describes, or {error: "..."} for a box left wrong.
-  function handFrom(submitter) {
-    var action = submitter && submitter.name === "action" ? submitter.value : "points";
-    var body = {};
-    var label = (submitter && submitter.getAttribute("aria-label")) || text(submitter);
-    if (action === "points") {
-      var typed = field("points").value.trim();
-      if (!typed) {
-        return { error: panel.getAttribute("data-msg-points") };
-      }
-      if (!/^[0-9]+$/.test(typed) || Number(typed) > 120) { // "0120" is 120, as on the server
-        return { error: panel.getAttribute("data-msg-range") };
-      }
-      var team = checked("team");
-      var points = [120 - Number(typed), 120 - Number(typed)];
-      points[team ? Number(team.value) : 0] = Number(typed);
-      body.points = points;
-      label = form.getAttribute("data-team0") + " " + points[0] + " – " + points[1] + " " +
-        form.getAttribute("data-team1");
-      if (field("all_tricks").checked) {
-        body.all_tricks = true;
-        label += " · " + text(field("all_tricks").closest("label"));
-      }
-    } else if (action === "tie") {
-      body.points = [60, 60];
-    } else if (action === "spoiled") {
-      body.spoiled = true;
-    } else if (/^revoke-[01]$/.test(action)) {
-      body.revoke = Number(action.slice(-1));
-    } else if (/^bandeira-[01]$/.test(action)) {
-      body.points = [0, 0];
-      body.points[Number(action.slice(-1))] = 120;
-      body.all_tricks = true;
-    } else {
-      return { error: panel.getAttribute("data-msg-points") };
-    }
-    var trump = checked("trump");
-    if (trump) {
-      body.trump = trump.value;
-      label += " · " + text(trump.closest("label"));
-    }
-    return { body: body, label: label };
-  }
+  // The rubber page's pieces: its points and buttons, and outlook.js for its projection.
+  function rubber() {
+    var outlookLoaded = false;
 
-  function clearForm() {
-    field("points").value = "";
-    field("all_tricks").checked = false;
-    form.querySelectorAll("input[name='trump']").forEach(function (box) { box.checked = false; });
+    // The engine's outlook of this page's tally, kept on the phone for when the network goes.
+    function fetchOutlook() {
+      if (!navigator.onLine || isCopy()) {
+        return;
+      }
+      var version = pageVersion;
+      fetch(page + "/outlook", { credentials: "same-origin", cache: "no-store" })
+        .then(function (response) { return response.json(); })
+        .then(function (data) {
+          if (data.version === version) {
+            data.page = page;
+            // One outlook on the phone, the rubber's on screen: the storage is kept for hands.
+            window.localStorage.setItem("sueca.outlook", JSON.stringify(data));
+          }
+        }).catch(function () {});
+    }
+
+    // follow.js put the server's newer page in place: its form is the one on screen (the list
+    // of waiting hands is kept as it was).
+    document.addEventListener("sueca:page", function () {
+      form = document.querySelector("form[data-offline]") || form;
+      form.addEventListener("submit", submitted);
+      pageVersion = Number(field("version").value) || 0;
+      sent = [];
+      fetchOutlook();
+      show();
+    });
+    fetchOutlook();
+
+    // Undo needs the server: offline, a hand not yet sent is discarded from the list instead.
+    document.addEventListener("submit", function (event) {
+      if (event.target.matches("form[data-undo]") && !navigator.onLine) {
+        event.preventDefault();
+        var undo = event.submitter && event.submitter.closest("details");
+        if (undo) {
+          undo.open = false; // and the quick buttons it covered are back
+        }
+        say(panel.getAttribute("data-msg-undo-offline"));
+      }
+    });
+
+    return {
+      stored: "sueca.pending." + form.getAttribute("data-rubber"),
+
+      // The API's body for the hand the form describes, or {error: "..."} for a box left wrong.
+      handFrom: function (submitter) {
+        var action = submitter && submitter.name === "action" ? submitter.value : "points";
+        var body = {};
+        var label = (submitter && submitter.getAttribute("aria-label")) || text(submitter);
+        if (action === "points") {
+          var typed = field("points").value.trim();
+          if (!typed) {
+            return { error: panel.getAttribute("data-msg-points") };
+          }
+          if (!/^[0-9]+$/.test(typed) || Number(typed) > 120) { // "0120" is 120, as on the server
+            return { error: panel.getAttribute("data-msg-range") };
+          }
+          var team = checked("team");
+          var points = [120 - Number(typed), 120 - Number(typed)];
+          points[team ? Number(team.value) : 0] = Number(typed);
+          body.points = points;
+          label = form.getAttribute("data-team0") + " " + points[0] + " – " + points[1] + " " +
+            form.getAttribute("data-team1");
+          if (field("all_tricks").checked) {
+            body.all_tricks = true;
+            label += " · " + text(field("all_tricks").closest("label"));
+          }
+        } else if (action === "tie") {
+          body.points = [60, 60];
+        } else if (action === "spoiled") {
+          body.spoiled = true;
+        } else if (/^revoke-[01]$/.test(action)) {
+          body.revoke = Number(action.slice(-1));
+        } else if (/^bandeira-[01]$/.test(action)) {
+          body.points = [0, 0];
+          body.points[Number(action.slice(-1))] = 120;
+          body.all_tricks = true;
+        } else {
+          return { error: panel.getAttribute("data-msg-points") };
+        }
+        var trump = checked("trump");
+        if (trump) {
+          body.trump = trump.value;
+          label += " · " + text(trump.closest("label"));
+        }
+        return { body: body, label: label };
+      },
+
+      clear: function () {
+        field("points").value = "";
+        field("all_tricks").checked = false;
+        form.querySelectorAll("input[name='trump']").forEach(function (box) { box.checked = false; });
+      },
+
+      project: function (items) {
+        var detail = { version: pageVersion, sent: sent, items: items };
+        window.suecaProjection = detail;
+        if (!outlookLoaded && items.length) {
+          outlookLoaded = true;
+          var script = document.createElement("script");
+          script.src = form.getAttribute("data-outlook-script");
+          document.head.appendChild(script);
+        }
+        document.dispatchEvent(new CustomEvent("sueca:projection", { detail: detail }));
+      }
+    };
   }
 
   var lastKept = { body: "", at: 0 };
@@ -144,42 +209,13 @@
     });
     save(items);
     field("key").value = newKey();
-    clearForm();
+    own.clear();
     show();
-  }
-
-  // The engine's outlook of this page's tally, kept on the phone for when the network goes.
-  function fetchOutlook() {
-    if (!navigator.onLine || isCopy()) {
-      return;
-    }
-    var version = pageVersion;
-    fetch(page + "/outlook", { credentials: "same-origin", cache: "no-store" })
-      .then(function (response) { return response.json(); })
-      .then(function (data) {
-        if (data.version === version) {
-          data.page = page;
-          // One outlook on the phone, the rubber's on screen: the storage is kept for hands.
-          window.localStorage.setItem("sueca.outlook", JSON.stringify(data));
-        }
-      }).catch(function () {});
-  }
-
-  function project(items) {
-    var detail = { version: pageVersion, sent: sent, items: items };
-    window.suecaProjection = detail;
-    if (!outlookLoaded && items.length) {
-      outlookLoaded = true;
-      var script = document.createElement("script");
-      script.src = form.getAttribute("data-outlook-script");
-      document.head.appendChild(script);
-    }
-    document.dispatchEvent(new CustomEvent("sueca:projection", { detail: detail }));
   }
 
   function show() {
     var items = load();
-    project(items);
+    own.project(items);
     list.textContent = "";
     items.forEach(function (item, index) {
       var row = template.content.firstElementChild.cloneNode(true);
@@ -226,10 +262,10 @@
     if (status === 200 || status === 201) {
       sent.push(item.body);
       items.splice(index, 1);
-      if (index === 0 && items.length && typeof data.version === "number") {
-        items[0].version = data.version;
-      }
       if (typeof data.version === "number") {
+        if (index === 0 && items.length) {
+          items[0].version = data.version;
+        }
         // This phone's own writes do not make its page stale.
         field("version").value = data.version;
       }
@@ -301,7 +337,7 @@
     say("");
     if (!navigator.onLine || load().length) {
       // Offline, or hands already waiting: this one waits behind them.
-      var hand = handFrom(submitter);
+      var hand = own.handFrom(submitter);
       if (hand.error) {
         say(hand.error);
         return;
@@ -334,7 +370,7 @@
       // The post never reached an answer: keep the hand, with the same key, so that a post
       // that did arrive is not recorded twice.
       form.removeAttribute("data-busy");
-      var hand = handFrom(submitter);
+      var hand = own.handFrom(submitter);
       if (hand.error) {
         say(hand.error);
         return;
@@ -345,28 +381,6 @@
   }
 
   form.addEventListener("submit", submitted);
-  // follow.js put the server's newer page in place: its form is the one on screen (the list of
-  // waiting hands is kept as it was).
-  document.addEventListener("sueca:page", function () {
-    form = document.querySelector("form[data-offline]") || form;
-    form.addEventListener("submit", submitted);
-    pageVersion = Number(field("version").value) || 0;
-    sent = [];
-    fetchOutlook();
-    show();
-  });
-
-  // Undo needs the server: offline, a hand not yet sent is discarded from the list instead.
-  document.addEventListener("submit", function (event) {
-    if (event.target.matches("form[data-undo]") && !navigator.onLine) {
-      event.preventDefault();
-      var undo = event.submitter && event.submitter.closest("details");
-      if (undo) {
-        undo.open = false; // and the quick buttons it covered are back
-      }
-      say(panel.getAttribute("data-msg-undo-offline"));
-    }
-  });
 
   list.addEventListener("click", function (event) {
     var button = event.target.closest("button");
@@ -404,12 +418,11 @@
   });
   window.addEventListener("offline", show);
   window.addEventListener("storage", function (event) {
-    if (event.key === STORED) {
+    if (event.key === own.stored) {
       show();
     }
   });
   show();
-  fetchOutlook();
   if (isCopy()) {
     // The worker's copy: the network failed a moment ago. Waiting hands go when it is back
     // (the online event), or at the next try, not in a request that can only fail.

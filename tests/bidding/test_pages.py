@@ -409,3 +409,18 @@ def test_a_tie_at_the_top_past_the_target_says_why_the_game_goes_on(
     assert "Carla and Duarte are tied on 70, the target of 61 reached: the game goes on " in (
         english
     )
+
+
+def test_the_scorers_page_keeps_its_hands_in_the_rubbers_queue(
+    app: Flask, client: FlaskClient
+) -> None:
+    """bidding.js gives hands.js its pieces before hands.js runs; a follower gets neither queue."""
+    game_id = start(client)
+    text = page(client, game_id)
+    scripts = re.findall(r'<script defer src="/static/(\w+\.js)', text)
+    assert scripts[-2:] == ["bidding.js", "hands.js"]
+    for piece in ("data-pending-list", "data-sent", "data-resend", "data-msg-undo-offline"):
+        assert piece in text, piece
+    assert 'data-msg-choose="' in text and f'href="/b/{game_id}"' in text
+    seen = page(app.test_client(), game_id)
+    assert "bidding.js" in seen and "hands.js" not in seen and "data-pending" not in seen

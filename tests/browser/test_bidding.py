@@ -35,6 +35,23 @@ def chip(phone: Any, legend: str, text: str) -> Any:
     return phone.locator("fieldset.chips", has_text=legend).locator("label.chip", has_text=text)
 
 
+def start_kept_game(live_server: str, phone: Any) -> str:
+    """A game started on this phone once the service worker runs it, its page kept: its id."""
+    phone.goto(live_server + "/")
+    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    name_the_table(live_server, phone)
+    wait_until_kept(phone)
+    return PAGE.search(phone.url).group(1)  # type: ignore[union-attr]
+
+
+def bid(phone: Any, bidder: str, amount: str, partner: str, outcome: str) -> None:
+    """Record a hand with the chips: who bid, how much, the partner, and the outcome's button."""
+    chip(phone, "Quem licitou", bidder).tap()
+    chip(phone, "Quanto", amount).tap()
+    chip(phone, "Parceiro", partner).tap()
+    phone.get_by_role("button", name=outcome, exact=True).tap()
+
+
 def test_start_in_one_tap_and_a_hand_in_five(live_server: str, phone: Any) -> None:
     name_the_table(live_server, phone)
     thumb = Thumb(phone)
@@ -178,17 +195,10 @@ def test_a_follower_sees_a_new_hand_without_reloading(
 
 
 def test_hands_recorded_offline_are_sent_once(live_server: str, phone: Any) -> None:
-    phone.goto(live_server + "/")
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    name_the_table(live_server, phone)
-    game_id = PAGE.search(phone.url).group(1)  # type: ignore[union-attr]
-    wait_until_kept(phone)
+    game_id = start_kept_game(live_server, phone)
     pending = phone.locator(".pending-hand")
     go_offline(phone)
-    chip(phone, "Quem licitou", "Bruno").tap()
-    chip(phone, "Quanto", "70").tap()
-    chip(phone, "Parceiro", "Carla").tap()
-    phone.get_by_role("button", name="Fez", exact=True).tap()
+    bid(phone, "Bruno", "70", "Carla", "Fez")
     expect(pending).to_have_count(1)
     phone.get_by_role("button", name="Todos passaram").tap()
     expect(pending).to_have_count(2)
@@ -212,24 +222,14 @@ def test_offline_the_page_counts_the_waiting_hands_and_undo_discards_them(
 
     The scores, the hand's number, the dealer and the first bidder move with each waiting hand;
     undo names the waiting hand, discards it, and says so beside its button."""
-    phone.goto(live_server + "/")
-    phone.wait_for_function("() => navigator.serviceWorker.controller !== null")
-    name_the_table(live_server, phone)
-    game_id = PAGE.search(phone.url).group(1)  # type: ignore[union-attr]
-    wait_until_kept(phone)
+    game_id = start_kept_game(live_server, phone)
     heading = phone.locator("#record h2")
-    chip(phone, "Quem licitou", "Bruno").tap()
-    chip(phone, "Quanto", "70").tap()
-    chip(phone, "Parceiro", "Carla").tap()
-    phone.get_by_role("button", name="Fez", exact=True).tap()
+    bid(phone, "Bruno", "70", "Carla", "Fez")
     expect(heading).to_have_text("Mão 2: dá Bruno, licita primeiro Carla")
     assert scores(phone) == ["0", "70", "70", "0", "0"]
 
     go_offline(phone)
-    chip(phone, "Quem licitou", "Ana").tap()
-    chip(phone, "Quanto", "80").tap()
-    chip(phone, "Parceiro", "sozinho").tap()
-    phone.get_by_role("button", name="Não fez", exact=True).tap()
+    bid(phone, "Ana", "80", "sozinho", "Não fez")
     expect(phone.locator(".pending-hand")).to_have_count(1)
     expect(heading).to_have_text("Mão 3: dá Carla, licita primeiro Duarte")
     assert scores(phone) == ["\u221280", "150", "150", "80", "80"]
@@ -274,3 +274,42 @@ def test_offline_the_page_counts_the_waiting_hands_and_undo_discards_them(
     go_online(phone)
     state = phone.context.request.get(f"{live_server}/api/v1/bidding/{game_id}").json()
     assert [hand["kind"] for hand in state["hands"]] == ["bid"]
+
+
+def test_a_hand_refused_as_stale_can_be_sent_anyway(
+    live_server: str, phone: Any, second_phone: Any
+) -> None:
+    """Another phone's hand came first: the waiting hand says so and can be recorded on top.
+
+    The bidding page keeps its hands in the rubber page's queue (static/hands.js): sent anyway,
+    a hand no longer moves the scores on screen, since it goes after a hand this page does not
+    show; the server's score comes once it is sent."""
+    game_id = start_kept_game(live_server, phone)
+    second_phone.goto(phone.locator("#edit-url").input_value())
+    expect(second_phone.locator("[name=bidder]").first).to_be_attached()
+    pending = phone.locator(".pending-hand")
+
+    go_offline(phone)
+    bid(phone, "Bruno", "70", "Carla", "Fez")
+    expect(pending).to_have_count(1)
+    assert scores(phone) == ["0", "70", "70", "0", "0"]
+    bid(second_phone, "Ana", "80", "sozinho", "Fez")
+    expect(second_phone.locator(".bidding-log tr.changes")).to_have_count(1)
+
+    go_online(phone)
+    expect(pending).to_contain_text("Outra pessoa registou uma mão")
+    expect(phone.locator(".player-score.unsent")).to_have_count(0)
+    assert scores(phone) == ["0"] * 5  # a refused hand is not counted
+
+    go_offline(phone)
+    pending.get_by_role("button", name="Enviar mesmo assim").tap()
+    expect(pending).to_contain_text("ainda não enviada")
+    expect(phone.locator(".player-score.unsent")).to_have_count(0)
+    assert scores(phone) == ["0"] * 5  # not 70 on top of a score without Ana's hand
+
+    go_online(phone)
+    expect(pending).to_have_count(0)
+    expect(phone.locator(".bidding-log tr.changes")).to_have_count(2)
+    assert scores(phone) == ["80", "70", "70", "0", "0"]
+    state = phone.context.request.get(f"{live_server}/api/v1/bidding/{game_id}").json()
+    assert [hand["bidder"] for hand in state["hands"]] == [0, 1]
