@@ -23,6 +23,7 @@ from scorekeeper.api import access
 from scorekeeper.api.errors import ApiError
 from scorekeeper.api.operations import (
     BAD_BODY,
+    CREATION_REFUSED,
     EDIT_KEY,
     EDIT_KEY_HEADER,
     NO_GROUP,
@@ -40,6 +41,7 @@ from scorekeeper.api.schemas.bidding import (
     BiddingWrite,
 )
 from scorekeeper.api.schemas.reading import json_body
+from scorekeeper.api.states import created
 from scorekeeper.api.writes import Answering
 from scorekeeper.bidding import store, wording
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
@@ -174,10 +176,7 @@ def _etag(game: BiddingGame) -> str:
     body=BiddingNewGame,
     responses={
         201: ("The new game, with its edit key and link.", BiddingCreated),
-        400: BAD_BODY,
-        403: "A group was named without its key in X-Group-Key.",
-        404: "The group named does not exist.",
-        413: TOO_LARGE,
+        **CREATION_REFUSED,
         422: REFUSED_BY_GAME,
     },
 )
@@ -193,11 +192,13 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
         )
     except rules.BiddingError as error:
         raise _engine_refusal(error) from None
-    data = game_json(game, game.state())
-    data["edit_key"] = edit_key
-    data["edit_url"] = url_for("bidding.grant", game_id=game.id, key=edit_key, _external=True)
-    location = url_for("api.bidding.get_game", game_id=game.id, _external=True)
-    return jsonify(data), 201, {"Location": location}
+    return created(
+        game_json(game, game.state()),
+        edit_key,
+        "bidding.grant",
+        "api.bidding.get_game",
+        game_id=game.id,
+    )
 
 
 @bp.operation(

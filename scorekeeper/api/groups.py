@@ -50,7 +50,7 @@ from scorekeeper.api.schemas.groups import (
 )
 from scorekeeper.api.schemas.reading import json_body
 from scorekeeper.api.schemas.rubbers import HandInput, RubberState
-from scorekeeper.api.states import group_json, rubber_json, stats_json
+from scorekeeper.api.states import created, group_json, rubber_json, stats_json
 from scorekeeper.extensions import db
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import Group as GroupRow
@@ -93,11 +93,9 @@ IMPORT_BATCH_HANDS = 200
 def create_group() -> tuple[Response, int, dict[str, str]]:
     given = NewGroup.read(json_body())
     group, key = group_store.create_group(given.name)
-    data = group_json(group)
-    data["edit_key"] = key
-    data["edit_url"] = url_for("groups.grant", group_id=group.id, key=key, _external=True)
-    location = url_for("api.groups.get_group", group_id=group.id, _external=True)
-    return jsonify(data), 201, {"Location": location}
+    return created(
+        group_json(group), key, "groups.grant", "api.groups.get_group", group_id=group.id
+    )
 
 
 @bp.operation(

@@ -48,6 +48,14 @@ HAND_WRITE_REFUSED: dict[int, Any] = {
     422: REFUSED,
 }
 """How a write to a rubber's hands can be refused."""
+CREATION_REFUSED: dict[int, Any] = {
+    400: BAD_BODY,
+    403: "A group was named without its key in X-Group-Key.",
+    404: "The group named does not exist.",
+    413: TOO_LARGE,
+}
+"""How the start of a rubber or a game, which may join a group, can be refused (besides 422,
+each its own)."""
 
 # A read that answers 304 while nothing changed (API.md, "Following a rubber live").
 IF_NONE_MATCH = {

@@ -16,7 +16,7 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from flask import Response, jsonify, request, url_for
+from flask import Response, jsonify, request
 from flask_babel import gettext as _
 
 from scorekeeper import engine
@@ -25,6 +25,7 @@ from scorekeeper.api.errors import ApiError
 from scorekeeper.api.hands import problem_json, to_engine
 from scorekeeper.api.operations import (
     BAD_BODY,
+    CREATION_REFUSED,
     EDIT_KEY,
     HAND_WRITE_REFUSED,
     REFUSED,
@@ -42,7 +43,7 @@ from scorekeeper.api.schemas.rubbers import (
     VerifyInput,
     VerifyResult,
 )
-from scorekeeper.api.states import rubber_json
+from scorekeeper.api.states import created, rubber_json
 from scorekeeper.api.writes import Answering
 from scorekeeper.rubbers import hands, store
 from scorekeeper.rubbers.models import Rubber
@@ -60,10 +61,7 @@ bp = ApiBlueprint("rubbers", __name__)
     body_required=False,
     responses={
         201: ("The new rubber, with its edit key and edit link (given only here).", CreatedRubber),
-        400: BAD_BODY,
-        403: "A group was named without its key in X-Group-Key.",
-        404: "The group named does not exist.",
-        413: TOO_LARGE,
+        **CREATION_REFUSED,
         422: REFUSED,
     },
 )
@@ -77,11 +75,13 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
         rules=given.rules.to_engine(),
         group_id=group_id,
     )
-    data = rubber_json(rubber, rubber.state())
-    data["edit_key"] = edit_key
-    data["edit_url"] = url_for("rubbers.grant", rubber_id=rubber.id, key=edit_key, _external=True)
-    location = url_for("api.rubbers.get_rubber", rubber_id=rubber.id, _external=True)
-    return jsonify(data), 201, {"Location": location}
+    return created(
+        rubber_json(rubber, rubber.state()),
+        edit_key,
+        "rubbers.grant",
+        "api.rubbers.get_rubber",
+        rubber_id=rubber.id,
+    )
 
 
 @bp.operation(

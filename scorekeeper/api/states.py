@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import url_for
+from flask import Response, jsonify, url_for
 
 from scorekeeper import engine
 from scorekeeper.groups import statistics
@@ -149,3 +149,15 @@ def stats_json(group: Group, stats: statistics.GroupStats) -> dict[str, Any]:
             "rating": "mu - 3 * sigma",
         },
     }
+
+
+def created(
+    data: dict[str, Any], edit_key: str, link: str, state: str, **ids: Any
+) -> tuple[Response, int, dict[str, str]]:
+    """Answer a start: 201, the new row's ``data`` with its edit key and link, and its Location.
+
+    The edit key and link are given only here. ``link`` is the edit link's endpoint and
+    ``state`` the API's read of the row, both of the row's ``ids``."""
+    data = {**data, "edit_key": edit_key}
+    data["edit_url"] = url_for(link, key=edit_key, _external=True, **ids)
+    return jsonify(data), 201, {"Location": url_for(state, _external=True, **ids)}
