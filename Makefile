@@ -45,11 +45,11 @@ serve: install
 	$(BIN)/flask --app scorekeeper db upgrade
 	ANALYSIS_WORKER=$(ANALYSIS_WORKER) $(BIN)/gunicorn --config python:scorekeeper.gunicorn_conf 'scorekeeper:create_app()'
 
-# The analyses' consumer alone (huey, scorekeeper/analysis/): ANALYSIS_WORKERS at once (1), on
+# The analyses' consumer alone (huey, scorekeeper/background/): ANALYSIS_WORKERS at once (1), on
 # the queue of ANALYSIS_QUEUE_URL (unset: instance/analysis-queue.sqlite3).
 worker: install
 	$(BIN)/flask --app scorekeeper db upgrade
-	$(BIN)/python -m scorekeeper.analysis.consumer
+	$(BIN)/python -m scorekeeper.background.consumer
 
 # The suite on TEST_WORKERS processes (pytest-xdist; 3 on the 2-core machines it was measured
 # on, tests/README.md), each with its own databases, servers and ports; PYTEST_ARGS adds to it.

@@ -209,7 +209,7 @@ class Seeded:
     def __init__(self, app: Any) -> None:
         from scorekeeper import engine
         from scorekeeper.extensions import db
-        from scorekeeper.rubbers import hands as adding
+        from scorekeeper.rubbers import recording as adding
         from scorekeeper.rubbers import store
         from scorekeeper.rubbers.models import Rubber
 

@@ -73,7 +73,7 @@ _consumer: list[subprocess.Popen[bytes]] = []
 
 def when_ready(server: Any) -> None:
     if os.environ.get("ANALYSIS_WORKER", "").strip() == "1":
-        from scorekeeper.analysis.consumer import command
+        from scorekeeper.background.consumer import command
 
         _consumer.append(subprocess.Popen(command()))
 

@@ -21,7 +21,7 @@ from tests.support.apps import fresh_app
 ROOT = Path(__file__).resolve().parent.parent
 PURE = {
     "tests/engine": "the engine imports no database (tests/engine/test_quality.py)",
-    "tests/analysis/test_work.py": "an analysis computed from a card record, with no queue",
+    "tests/background/test_work.py": "an analysis computed from a card record, with no queue",
     "tests/test_architecture.py": "reads the package's source and imports",
     "tests/web/test_catalogues.py": "reads the translation catalogues",
     "tests/web/test_contrast.py": "reads the style sheet",

@@ -1,7 +1,7 @@
 """The exact analysis of API.md: ``POST /analysis`` queues it, ``GET /analysis/<id>`` follows it.
 
 A record is verified here (cheap) and refused with its problem; the analysis itself runs in
-the consumer (``scorekeeper/analysis/``), never in the web worker, which at most waits
+the consumer (``scorekeeper/background/``), never in the web worker, which at most waits
 ``ANALYSIS_WAIT`` seconds for it before answering 202.
 """
 
@@ -13,10 +13,8 @@ from flask import Response, current_app, jsonify, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import engine
-from scorekeeper.analysis import queue, work
-from scorekeeper.analysis.models import KEY_LENGTH, Analysis, Status
 from scorekeeper.api.errors import ApiError
-from scorekeeper.api.hands import problem_json
+from scorekeeper.api.hand_bodies import problem_json
 from scorekeeper.api.operations import BAD_BODY, TOO_LARGE, ApiBlueprint
 from scorekeeper.api.schemas.analysis import (
     AnalysisInput,
@@ -27,6 +25,8 @@ from scorekeeper.api.schemas.analysis import (
     RecordToAnalyse,
 )
 from scorekeeper.api.schemas.reading import json_body
+from scorekeeper.background import queue, work
+from scorekeeper.background.models import KEY_LENGTH, Analysis, Status
 from scorekeeper.engine.analysis import AnalysisError, Position
 from scorekeeper.web import wording
 

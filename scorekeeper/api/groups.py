@@ -25,7 +25,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from scorekeeper import engine
 from scorekeeper.api import access
 from scorekeeper.api.errors import ApiError
-from scorekeeper.api.hands import Stored, to_engine
+from scorekeeper.api.hand_bodies import Stored, to_engine
 from scorekeeper.api.operations import (
     BAD_BODY,
     EDIT_KEY_HEADER,

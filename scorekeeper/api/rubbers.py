@@ -22,7 +22,7 @@ from flask_babel import gettext as _
 from scorekeeper import engine
 from scorekeeper.api import access
 from scorekeeper.api.errors import ApiError
-from scorekeeper.api.hands import problem_json, to_engine
+from scorekeeper.api.hand_bodies import problem_json, to_engine
 from scorekeeper.api.operations import (
     BAD_BODY,
     CREATION_REFUSED,
@@ -45,7 +45,7 @@ from scorekeeper.api.schemas.rubbers import (
 )
 from scorekeeper.api.states import created, rubber_json
 from scorekeeper.api.writes import Answering
-from scorekeeper.rubbers import hands, store
+from scorekeeper.rubbers import recording, store
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 
@@ -139,13 +139,13 @@ def add_hand(rubber_id: str) -> tuple[Response, int]:
     body = json_body()
     given = HandInput.read(body)
 
-    def hand_of(tally: engine.Tally) -> hands.NewHand:
+    def hand_of(tally: engine.Tally) -> recording.NewHand:
         if tally.finished:
             raise engine.RubberFinishedError(tally.hand_count + 1)
         hand, tricks = to_engine(given, tally.rules, tally.leader)
-        return hands.NewHand(hand, given.trump, tricks)
+        return recording.NewHand(hand, given.trump, tricks)
 
-    return ANSWERING.answer(partial(hands.add_hand, rubber_id, hand_of), given, body, 201)
+    return ANSWERING.answer(partial(recording.add_hand, rubber_id, hand_of), given, body, 201)
 
 
 @bp.operation(

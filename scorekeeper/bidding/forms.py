@@ -16,7 +16,7 @@ from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3
 )
 from wtforms.validators import AnyOf, Length, Optional, ValidationError
 
-from scorekeeper.bidding import wording
+from scorekeeper.bidding import phrases
 from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import read_card
@@ -77,7 +77,7 @@ class NewGameForm(Form):
             field = self.target
         elif isinstance(error, rules.UnknownSeatError):
             field = self.first_dealer
-        field.errors = [*field.errors, wording.engine_error(error)]
+        field.errors = [*field.errors, phrases.engine_error(error)]
 
 
 class HandForm(VersionedForm):
@@ -150,7 +150,7 @@ class HandForm(VersionedForm):
             try:
                 read_card(field.data, self.players)
             except CardError as error:
-                raise ValidationError(wording.engine_error(error)) from None
+                raise ValidationError(phrases.engine_error(error)) from None
 
     def called_card(self) -> str | None:
         """The called card as the game keeps it (``AH``), or None: none for a hand all passed."""
@@ -170,7 +170,7 @@ class HandForm(VersionedForm):
         if field.data is not None and field.data not in values:
             players = len(values) - (role is rules.SeatRole.PARTNER)
             refusal = rules.UnknownSeatError(field.data, players, role)
-            raise ValidationError(wording.engine_error(refusal))
+            raise ValidationError(phrases.engine_error(refusal))
 
     def engine_hand(self) -> rules.BidHand:
         """The hand the form describes (the engine raises on a bad seat, bid or points)."""

@@ -7,23 +7,13 @@ import hashlib
 import secrets
 from typing import Any
 
-from flask import (
-    Blueprint,
-    abort,
-    current_app,
-    flash,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
+from flask import abort, current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import gettext as _
 from flask_wtf.csrf import generate_csrf
 from sqlalchemy.exc import IntegrityError
 from werkzeug.wrappers import Response
 
-from scorekeeper.bidding import store, wording
+from scorekeeper.bidding import bp, phrases, store
 from scorekeeper.bidding.forms import ALONE, HandForm, NewGameForm
 from scorekeeper.bidding.models import BiddingGame
 from scorekeeper.engine import bidding as rules
@@ -34,8 +24,6 @@ from scorekeeper.web.device import current_device, ensure_device, held_key, reme
 from scorekeeper.web.forms import Form
 from scorekeeper.web.i18n import select_locale
 from scorekeeper.web.undo import undo_last_hand
-
-bp = Blueprint("bidding", __name__)
 
 KEYS = store.GRANTS.book
 """Where a phone keeps the edit keys of its games (web.device.remember_key)."""
@@ -148,7 +136,7 @@ def game(game_id: str) -> Any:
 
 def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | None) -> str:
     state = game.state()
-    names = wording.seat_names(game.players)
+    names = phrases.seat_names(game.players)
     form.seat(names)
     form.key.data = secrets.token_urlsafe(16)
     form.version.data = str(game.version)
@@ -159,9 +147,9 @@ def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | N
         game=game,
         state=state,
         names=names,
-        summaries={result.number: wording.hand_summary(result, names) for result in state.hands},
-        signed=wording.signed,
-        tie_note=wording.tie_note(state, names),
+        summaries={result.number: phrases.hand_summary(result, names) for result in state.hands},
+        signed=phrases.signed,
+        tie_note=phrases.tie_note(state, names),
         form=form if can_edit else None,
         can_edit=can_edit,
         edit_key=edit_key,
@@ -178,9 +166,9 @@ def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | N
 def record_hand(game_id: str) -> Any:
     game = store.GRANTS.editable_or_403(game_id)
     form = HandForm()
-    form.seat(wording.seat_names(game.players))
+    form.seat(phrases.seat_names(game.players))
     if game.finished:  # another phone ended it: its page has no form, so no errors to show
-        flash(wording.conflict("finished"), "conflict")
+        flash(phrases.conflict("finished"), "conflict")
         return redirect(url_for(".game", game_id=game.id))
     if form.validate():
         try:
@@ -194,14 +182,14 @@ def record_hand(game_id: str) -> Any:
         except rules.BiddingError as error:
             _refusal_on(form, error)
         except store.Conflict as conflict:
-            flash(wording.conflict(conflict.code), "conflict")
+            flash(phrases.conflict(conflict.code), "conflict")
             return redirect(url_for(".game", game_id=game.id))
         else:
             if written.repeated:
                 flash(_("That hand was already recorded: here is the score."), "conflict")
             else:
-                names = wording.seat_names(game.players)
-                flash(wording.hand_summary(written.state.hands[-1], names), "hand")
+                names = phrases.seat_names(game.players)
+                flash(phrases.hand_summary(written.state.hands[-1], names), "hand")
             return redirect(url_for(".game", game_id=game.id))
     return _render(game, form, True, held_key(game.id, KEYS)), 422
 
@@ -214,18 +202,18 @@ def _refusal_on(form: HandForm, error: rules.BiddingError) -> None:
     elif isinstance(error, rules.BidError):
         field = form.bid
     form.action.errors = list(form.action.errors)
-    field.errors = [*field.errors, wording.engine_error(error)]
+    field.errors = [*field.errors, phrases.engine_error(error)]
 
 
 @bp.post("/b/<game_id>/undo")
 def undo(game_id: str) -> Response:
     game = store.GRANTS.editable_or_403(game_id)
     write = functools.partial(store.write, game.id, store.undo_last)
-    return undo_last_hand(write, wording.conflict, url_for(".game", game_id=game_id))
+    return undo_last_hand(write, phrases.conflict, url_for(".game", game_id=game_id))
 
 
 EDITS = hand_edit.HandEdits(
-    store.GAMES, rules.BiddingError, wording.conflict, ("ends_early",), "bidding/edit_hand.html"
+    store.GAMES, rules.BiddingError, phrases.conflict, ("ends_early",), "bidding/edit_hand.html"
 )
 """A hand's edit: a change that would end the game early stays on the form."""
 
@@ -236,7 +224,7 @@ def edit_hand(game_id: str, number: int) -> Any:
     if not 1 <= number <= len(game.hands):
         abort(404)
     form = HandForm()
-    form.seat(wording.seat_names(game.players))
+    form.seat(phrases.seat_names(game.players))
     return EDITS.edit(
         game,
         number,
@@ -244,7 +232,7 @@ def edit_hand(game_id: str, number: int) -> Any:
         fill=functools.partial(_fill, form, game.hands[number - 1]),
         shown={
             "game": game,
-            "names": wording.seat_names(game.players),
+            "names": phrases.seat_names(game.players),
             "quick_bids": rules.QUICK_BIDS,
         },
         change=lambda: store.replace_hand(

@@ -13,7 +13,7 @@ import enum
 
 
 class BiddingFault(enum.StrEnum):
-    """What exactly a bidding game refused: one sentence each in bidding/wording.py."""
+    """What exactly a bidding game refused: one sentence each in bidding/phrases.py."""
 
     PLAYERS = "players"
     """Fewer than 4 or more than 6 players."""

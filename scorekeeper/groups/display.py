@@ -11,10 +11,10 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, Response, abort, current_app, render_template, request
+from flask import Response, abort, current_app, render_template, request
 
 from scorekeeper.extensions import db
-from scorekeeper.groups import sittings
+from scorekeeper.groups import bp, sittings
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import Group
 from scorekeeper.rubbers import drawings
@@ -23,8 +23,6 @@ from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 from scorekeeper.web.columns import utcnow
 from scorekeeper.web.i18n import select_locale
-
-bp = Blueprint("display", __name__)
 
 PLAYING_FOR = sittings.SITTING_GAP
 """A rubber not finished and not written to for this long is no longer being played."""

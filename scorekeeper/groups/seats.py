@@ -24,8 +24,8 @@ from scorekeeper.groups import statistics
 from scorekeeper.groups.models import Group, GroupSeat
 from scorekeeper.groups.ratings import rating_view, refresh_players, rerate_from
 from scorekeeper.groups.totals import Result, Totals, result_of
-from scorekeeper.rubbers.hands import hand_recorded
 from scorekeeper.rubbers.models import Rubber
+from scorekeeper.rubbers.recording import hand_recorded
 from scorekeeper.rubbers.store import rubber_written
 from scorekeeper.web.columns import utcnow
 

@@ -10,7 +10,6 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import (
-    Blueprint,
     Response,
     abort,
     flash,
@@ -27,7 +26,7 @@ from werkzeug.wrappers import Response as WerkzeugResponse
 from scorekeeper import engine
 from scorekeeper.engine.names import player_key
 from scorekeeper.extensions import db
-from scorekeeper.groups import charts, sittings, statistics
+from scorekeeper.groups import bp, charts, sittings, statistics
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.forms import GroupRubberForm, NewGroupForm
 from scorekeeper.groups.models import Group
@@ -36,8 +35,6 @@ from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import paging, security, wording
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
-
-bp = Blueprint("groups", __name__)
 
 MOVABLE_SHOWN = 10
 """The device's rubbers offered for moving into a group: its latest ones in no group."""

@@ -2,21 +2,20 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template
+from flask import render_template
 from sqlalchemy.orm import selectinload
 
+from scorekeeper.bidding import phrases as bidding_wording
 from scorekeeper.bidding import store as bidding_store
-from scorekeeper.bidding import wording as bidding_wording
 from scorekeeper.bidding.models import BiddingGame, DeviceBidding
 from scorekeeper.extensions import db
 from scorekeeper.groups.models import DeviceGroup, Group
+from scorekeeper.home import bp
 from scorekeeper.rubbers import drawings, house_rules
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import paging, wording
 from scorekeeper.web.device import current_device
-
-bp = Blueprint("home", __name__)
 
 GROUPS_LISTED = 50
 """The groups of regulars a phone's history lists, newest first."""

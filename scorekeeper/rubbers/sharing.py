@@ -7,17 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Blueprint, render_template, url_for
+from flask import render_template, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 
-from scorekeeper.rubbers import store
+from scorekeeper.rubbers import bp, store
 from scorekeeper.rubbers.access import rubber_or_404
 from scorekeeper.web import security
 from scorekeeper.web.device import current_device, held_key
 from scorekeeper.web.qr import qr_svg
-
-bp = Blueprint("sharing", __name__)
 
 
 @dataclass(frozen=True)

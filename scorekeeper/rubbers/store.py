@@ -79,7 +79,7 @@ rubber_written = signals.signal("rubber-written")
 with ``state`` (the engine's fold as written) and ``counted`` (what the rubber's cached result
 was before, or None for a rubber new to the group). The groups subscribe to it: a rubber knows
 nothing of groups, and what they count is written in the same transaction as the change. A new
-hand sends ``hands.hand_recorded`` instead."""
+hand sends ``recording.hand_recorded`` instead."""
 
 
 def refresh(rubber: Rubber, state: engine.RubberState) -> None:
@@ -179,8 +179,8 @@ def append_hand(
 ) -> Change:
     """Return the change that records one more hand through the general write, folding every hand.
 
-    It is left for the card entry's replay (``card_entry.save``) until it moves to
-    :func:`scorekeeper.rubbers.hands.add_hand`, the one path of every other new hand."""
+    It is left for the card entry's replay (``cards.entry.save``) until it moves to
+    :func:`scorekeeper.rubbers.recording.add_hand`, the one path of every other new hand."""
 
     def change(rubber: Rubber) -> engine.RubberState:
         before = rubber.state()

@@ -8,7 +8,6 @@ import secrets
 from typing import Any
 
 from flask import (
-    Blueprint,
     abort,
     current_app,
     flash,
@@ -25,7 +24,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import drawings, facts, hands, house_rules, store
+from scorekeeper.rubbers import bp, drawings, facts, house_rules, recording, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm
 from scorekeeper.rubbers.models import Rubber
@@ -33,8 +32,6 @@ from scorekeeper.web import page_cache, security, wording
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.forms import choices
 from scorekeeper.web.undo import undo_last_hand
-
-bp = Blueprint("rubbers", __name__)
 
 
 @bp.route("/rubbers/new", methods=["GET", "POST"])
@@ -257,13 +254,13 @@ def back_to_the_rubber(rubber_id: str) -> Response:
 def record_hand(rubber_id: str) -> Any:
     """Record a hand from the form: the busiest write, so it reads no more than it must.
 
-    See hands.record_hand; a refusal is answered with the whole page, loaded the usual way."""
+    See recording.record_hand; a refusal is answered with the whole page, loaded the usual way."""
     device = current_device()
     form = HandForm()
     if not store.is_token(rubber_id) or not device or not form.validate():
         return _refused(editable_or_403(rubber_id), form)
     try:
-        recorded = hands.record_hand(
+        recorded = recording.record_hand(
             rubber_id,
             device,
             form.engine_hand(),
@@ -275,7 +272,7 @@ def record_hand(rubber_id: str) -> Any:
         )
     except LookupError:
         abort(404)
-    except hands.NotAllowed:
+    except recording.NotAllowed:
         abort(403)
     except engine.ScoringError as error:
         form.points.errors = [*form.points.errors, wording.engine_error(error)]

@@ -6,7 +6,7 @@ proxies trusted, paging, SQLite's specifics."""
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Blueprint, Flask
 
 from scorekeeper.web import (
     delivery,
@@ -16,11 +16,13 @@ from scorekeeper.web import (
     page_cache,
     parsed,
     proxy,
-    pwa,
     security,
     sqlite,
-    views,
 )
+
+bp = Blueprint("web", __name__)
+"""The package's one blueprint: the pages of no feature (views.py) and the installable app's
+files (pwa.py) add their routes to it."""
 
 
 def init_app(app: Flask) -> None:
@@ -34,5 +36,6 @@ def init_app(app: Flask) -> None:
     delivery.init_app(app)
     page_cache.init_app(app)
     errors.init_app(app)
-    app.register_blueprint(views.bp)
-    app.register_blueprint(pwa.bp)
+    from scorekeeper.web import pwa, views  # noqa: F401  their routes, on bp
+
+    app.register_blueprint(bp)

@@ -33,7 +33,7 @@ LIMITS: dict[str, tuple[str, str]] = {
     "api.groups.create_group": ("groups", GROUPS),
     "bidding.new_game": ("bidding", RUBBERS),
     "bidding.quick_game": ("bidding", RUBBERS),
-    "group_bidding.new_game": ("bidding", RUBBERS),
+    "groups.new_bidding_game": ("bidding", RUBBERS),
     "api.bidding.create_game": ("bidding", RUBBERS),
     "api.groups.import_group": ("imports", IMPORTS),
 }

@@ -6,15 +6,14 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, Response, current_app, request, url_for
+from flask import Response, current_app, request, url_for
 from flask_babel import get_locale
 from flask_babel import gettext as _
 
+from scorekeeper.web import bp
 from scorekeeper.web.delivery import minified, packed_once
 
 from .i18n import html_lang
-
-bp = Blueprint("pwa", __name__)
 
 SHELL = (
     "app.css",

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
-from flask import Blueprint, g, redirect, render_template, request, url_for
+from flask import g, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
-from scorekeeper.web import wording
+from scorekeeper.web import bp, wording
 from scorekeeper.web.i18n import LOCALE_COOKIE, LOCALES
-
-bp = Blueprint("web", __name__)
 
 
 @bp.get("/glossary")

@@ -1,7 +1,7 @@
 """POST /api/v1/analysis and its status address (API.md, "Exact analysis").
 
 Here huey runs in its immediate mode (``memory://``), so the answer is ready within the request;
-tests/analysis/test_queue.py runs a real consumer, and the 202 path.
+tests/background/test_queue.py runs a real consumer, and the 202 path.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.analysis.models import Analysis
+from scorekeeper.background.models import Analysis
 from scorekeeper.engine import RuleSet, verify_record
 from scorekeeper.engine.analysis import (
     AnalysisCode,

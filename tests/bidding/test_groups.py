@@ -13,8 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.groups import bidding as group_bidding
-from scorekeeper.groups import bidding_stats
+from scorekeeper.groups import bidding_games, bidding_stats
 from tests.bidding.test_pages import PT, game_of, record
 from tests.support.apps import snapshot
 
@@ -119,7 +118,7 @@ def test_the_statistics_of_their_own(app: Flask, client: FlaskClient) -> None:
     assert client.get("/api/v1/groups/nope/bidding").status_code == 404
     # The pure count agrees with the group's query.
     with app.app_context():
-        counted = group_bidding.stats(grp["id"])
+        counted = bidding_games.stats(grp["id"])
         db.session.remove()
     assert isinstance(counted, bidding_stats.BiddingStats)
     assert counted.players["zé"].games == 2

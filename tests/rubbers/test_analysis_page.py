@@ -16,8 +16,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.analysis import work
-from scorekeeper.analysis.models import Analysis, Status
+from scorekeeper.background import work
+from scorekeeper.background.models import Analysis, Status
 from scorekeeper.engine import RuleSet, verify_record
 from scorekeeper.engine.analysis import analyse_record, record_line, record_lines
 from scorekeeper.extensions import db

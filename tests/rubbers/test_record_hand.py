@@ -1,4 +1,4 @@
-"""The one path that adds a hand (``hands.record_hand``), proven on a real database.
+"""The one path that adds a hand (``recording.record_hand``), proven on a real database.
 
 A phone opens the rubber's page and posts its hand form as a browser would: the CSRF token, the
 write key and the version the page carries, the team that is checked, and what the person
@@ -44,7 +44,7 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.groups import statistics
 from scorekeeper.groups import store as group_store
-from scorekeeper.rubbers import hands, store
+from scorekeeper.rubbers import recording, store
 from scorekeeper.rubbers.models import Hand, Rubber, WriteKey
 from scorekeeper.web import sqlite, wording
 from tests.support import api_calls
@@ -743,7 +743,7 @@ def another_phone_writes_first(
         scored.append(tally)
         return real(tally, played)
 
-    monkeypatch.setattr(engine, "next_hand", next_hand)  # what hands.record_hand calls
+    monkeypatch.setattr(engine, "next_hand", next_hand)  # what recording.record_hand calls
     try:
         yield scored
     finally:
@@ -769,7 +769,9 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
         hand, row = engine.Hand.played(points), ("played", points, 120 - points, False, None, trump)
         if other == "records a hand":
             table.rows.append(row)
-            return lambda: hands.add_hand(table.id, lambda _tally: hands.NewHand(hand, trump))
+            return lambda: recording.add_hand(
+                table.id, lambda _tally: recording.NewHand(hand, trump)
+            )
         table.rows[0] = row
         return lambda: store.write(table.id, store.replace_hand(1, hand, trump))
 
@@ -821,7 +823,7 @@ def test_a_double_tap_that_races_itself_is_answered_as_the_repeat(
 
     def twin() -> object:
         """The same POST as the view makes it: the phone's device, the form's key and body."""
-        return hands.record_hand(
+        return recording.record_hand(
             table.id, device, engine.Hand.tie(), key=data["key"], body=data, version=None
         )
 

@@ -11,15 +11,15 @@ from flask import Flask
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import hands, store
+from scorekeeper.rubbers import recording, store
 from tests.support.records import FULL_RECORD
 
 
 def adding(
     hand: engine.Hand, trump: str | None = None, tricks: list[list[str]] | None = None
-) -> hands.HandOf:
+) -> recording.HandOf:
     """The hand to add, whatever the totals it follows."""
-    return lambda _tally: hands.NewHand(hand, trump, tricks)
+    return lambda _tally: recording.NewHand(hand, trump, tricks)
 
 
 def test_an_edit_may_not_move_the_deal_under_a_hand_recorded_by_cards(app: Flask) -> None:
@@ -27,8 +27,8 @@ def test_an_edit_may_not_move_the_deal_under_a_hand_recorded_by_cards(app: Flask
         rubber, _key = store.create_rubber(
             teams=("Nós", "Eles"), players=None, first_dealer=3, rules=engine.PRESETS["brasil"]
         )
-        hands.add_hand(rubber.id, adding(engine.Hand.played(70)))
-        written = hands.add_hand(rubber.id, adding(engine.Hand.played(48), "H", FULL_RECORD))
+        recording.add_hand(rubber.id, adding(engine.Hand.played(70)))
+        written = recording.add_hand(rubber.id, adding(engine.Hand.played(48), "H", FULL_RECORD))
         assert written.state.hands[1].leader == 1
         with pytest.raises(store.Conflict) as refused:
             store.write(rubber.id, store.replace_hand(1, engine.Hand.spoiled()))
@@ -50,10 +50,10 @@ def test_a_write_key_outside_the_column_is_refused_before_the_database(
             teams=("Nós", "Eles"), players=None, first_dealer=0, rules=engine.RuleSet()
         )
         with pytest.raises(ValueError, match="1 to 100 characters"):
-            hands.add_hand(rubber.id, adding(engine.Hand.played(70)), key=key)
+            recording.add_hand(rubber.id, adding(engine.Hand.played(70)), key=key)
         db.session.expire_all()
         assert rubber.hands == []
-        hands.add_hand(rubber.id, adding(engine.Hand.played(70)))
+        recording.add_hand(rubber.id, adding(engine.Hand.played(70)))
         with pytest.raises(ValueError, match="1 to 100 characters"):
             store.write(rubber.id, store.undo_last, key=key)
         db.session.expire_all()

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 from flask import Flask
 
 from scorekeeper import engine
-from scorekeeper.bidding import wording as bidding_wording
+from scorekeeper.bidding import phrases as bidding_wording
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine import names as bidding_names
 from scorekeeper.web import wording

@@ -313,7 +313,7 @@ def url_values(app: Flask, table: Table, key: str) -> dict[str, Callable[[], Any
         "filename": lambda: sorted(path.name for path in static.iterdir() if path.is_file())[0],
         "group_id": lambda: table.group()[0],
         "game_id": lambda: table.game_id,
-        # An analysis' id is the hash of what it analysed (scorekeeper/analysis/work.py).
+        # An analysis' id is the hash of what it analysed (scorekeeper/background/work.py).
         "analysis_id": lambda: "0" * 64,
     }
 

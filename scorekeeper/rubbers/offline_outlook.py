@@ -15,8 +15,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper.engine.outlook import DEPTH, UNKNOWN, outlook
+from scorekeeper.rubbers import bp
 from scorekeeper.rubbers.access import editable_or_403
-from scorekeeper.rubbers.views import bp
 from scorekeeper.web import delivery
 
 

@@ -15,8 +15,8 @@ from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper import engine
-from scorekeeper.analysis import work
-from scorekeeper.analysis.models import Analysis
+from scorekeeper.background import work
+from scorekeeper.background.models import Analysis
 from scorekeeper.engine import analysis as solver
 from scorekeeper.engine.analysis import CardAnalysis, games_of, turning_card
 from scorekeeper.web import wording

@@ -1,11 +1,11 @@
 """The page "Analisar a mão": the exact analysis of a hand recorded card by card, or replayed.
 
-Asked for with a POST (it queues the analysis, ``scorekeeper/analysis/``), then followed on its
+Asked for with a POST (it queues the analysis, ``scorekeeper/background/``), then followed on its
 page: the progress while it waits or runs (the page reloads itself), then what
 ``analysis_view.py`` words: the value with best play beside the points played, in games too,
 the card that changed the games first, each trick's cards with their cost and the best card
 instead, and the best line from any card (``?from=N``). A recorded hand's page is
-``/r/<id>/hands/<n>/analysis``; the replay's confirmation page (``card_entry.py``) queues the
+``/r/<id>/hands/<n>/analysis``; the replay's confirmation page (``entry.py``) queues the
 record it shows, not yet a hand, and its page is ``/r/<id>/replay/analysis`` with the record
 in the address, as the confirmation page carries it.
 """
@@ -16,22 +16,21 @@ import enum
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, redirect, render_template, request, url_for
 from werkzeug.wrappers import Response
 
 from scorekeeper import engine
-from scorekeeper.analysis import queue, work
-from scorekeeper.analysis.models import Analysis, Status
+from scorekeeper.background import queue, work
+from scorekeeper.background.models import Analysis, Status
+from scorekeeper.cards import bp
+from scorekeeper.cards.analysis_view import facts
+from scorekeeper.cards.display import examine
+from scorekeeper.cards.forms import ReplayForm, record_text
 from scorekeeper.engine.analysis import analysable
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
-from scorekeeper.rubbers.analysis_view import facts
-from scorekeeper.rubbers.card_display import examine
-from scorekeeper.rubbers.card_forms import ReplayForm, record_text
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 from scorekeeper.web.forms import is_version
-
-bp = Blueprint("rubber_analysis", __name__)
 
 OLDER = 1
 """The result version before the best lines (work.VERSION): such an analysis is still shown."""
@@ -90,26 +89,26 @@ def stored(content: dict[str, Any]) -> Analysis | None:
 
 
 @bp.post("/r/<rubber_id>/hands/<int:number>/analysis")
-def start(rubber_id: str, number: int) -> Response:
+def start_analysis(rubber_id: str, number: int) -> Response:
     rubber = rubber_or_404(rubber_id)
     content = _content(rubber, number)
     try:
         queue.submit(content, queue.client_key(request.remote_addr))
     except queue.QueueFull as full:
         flash(wording.analysis_queue_full(full.mine, full.limit), "error")
-    return redirect(url_for(".page", rubber_id=rubber_id, number=number))
+    return redirect(url_for(".analysis", rubber_id=rubber_id, number=number))
 
 
 @bp.get("/r/<rubber_id>/hands/<int:number>/analysis")
-def page(rubber_id: str, number: int) -> str:
+def analysis(rubber_id: str, number: int) -> str:
     rubber = rubber_or_404(rubber_id)
     row = stored(_content(rubber, number))
     return _page(
         rubber,
         row,
         number=number,
-        again=url_for(".start", rubber_id=rubber.id, number=number),
-        back=url_for("rubbers.hand", rubber_id=rubber.id, number=number),
+        again=url_for(".start_analysis", rubber_id=rubber.id, number=number),
+        back=url_for(".hand", rubber_id=rubber.id, number=number),
     )
 
 
@@ -117,7 +116,7 @@ def replay_address(rubber_id: str, form: ReplayForm) -> str:
     """The replay's analysis page of the record ``form`` carries (the confirmation page's)."""
     version = str(form.version.data or "")
     return url_for(
-        "rubber_analysis.replay",
+        "cards.replay_analysis",
         rubber_id=rubber_id,
         trump=form.chosen_trump() or "",
         record=record_text(form.tricks()),
@@ -127,7 +126,7 @@ def replay_address(rubber_id: str, form: ReplayForm) -> str:
 
 
 @bp.get("/r/<rubber_id>/replay/analysis")
-def replay(rubber_id: str) -> str:
+def replay_analysis(rubber_id: str) -> str:
     """The analysis of the record in the address; 404 unless it is one that can be analysed."""
     rubber = editable_or_403(rubber_id)
     form = ReplayForm(formdata=request.args)
@@ -172,7 +171,7 @@ def _page(  # noqa: PLR0913  a recorded hand's number, or a replayed record's fi
     if row is not None and row.status == Status.DONE and row.result is not None:
         shown = facts(row, rubber.teams, player_names(rubber), chosen)
     return render_template(
-        "rubbers/analysis.html",
+        "cards/analysis.html",
         step_url=_step_url,
         rubber=rubber,
         number=number,

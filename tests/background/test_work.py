@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from scorekeeper.analysis import work
+from scorekeeper.background import work
 from scorekeeper.engine import RuleSet, verify_record
 from scorekeeper.engine.analysis import analyse_record, record_line
 from tests.support.records import FULL_RECORD

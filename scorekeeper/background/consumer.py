@@ -1,4 +1,4 @@
-"""The consumer's command line: ``python -m scorekeeper.analysis.consumer`` (``make worker``).
+"""The consumer's command line: ``python -m scorekeeper.background.consumer`` (``make worker``).
 
 It runs huey's consumer on ``scorekeeper.worker.huey`` (the app built as a server builds it).
 ``ANALYSIS_WORKERS`` (default 1) analyses run at once, each in a thread of the consumer; an

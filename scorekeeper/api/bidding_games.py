@@ -1,6 +1,6 @@
 """The JSON API of bidding Sueca (API.md, "Bidding Sueca"), under ``/api/v1/bidding``.
 
-A body is read with its model (``schemas/bidding.py``), and each view declares what it takes
+A body is read with its model (``schemas/bidding_games.py``), and each view declares what it takes
 and answers, as the rubbers' do. The statuses follow the rubbers' API: 400 for a body that is
 not one of the shapes (not JSON, a wrong type, an unknown key), 422 for a value the game
 refuses (a bid outside 61..120, a seat not at the table, impossible points, 3 or 7 players, a
@@ -30,7 +30,7 @@ from scorekeeper.api.operations import (
     TOO_LARGE,
     ApiBlueprint,
 )
-from scorekeeper.api.schemas.bidding import (
+from scorekeeper.api.schemas.bidding_games import (
     BiddingBid,
     BiddingCreated,
     BiddingGroupStats,
@@ -43,13 +43,13 @@ from scorekeeper.api.schemas.bidding import (
 from scorekeeper.api.schemas.reading import json_body
 from scorekeeper.api.states import created
 from scorekeeper.api.writes import Answering
-from scorekeeper.bidding import store, wording
+from scorekeeper.bidding import phrases, store
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
 from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import read_card
 from scorekeeper.engine.names import RepeatedPlayerError
-from scorekeeper.groups import bidding as group_bidding
+from scorekeeper.groups import bidding_games
 
 bp = ApiBlueprint("bidding", __name__)
 
@@ -78,7 +78,7 @@ ERROR_FIELDS: dict[type[Exception], str] = {
 
 def _engine_refusal(error: ValueError) -> ApiError:
     """A refusal of the engine as the API's error: 409 for a game over, else 422."""
-    message = wording.engine_error(error)
+    message = phrases.engine_error(error)
     if isinstance(error, rules.GameFinishedError | rules.TooManyHandsError):
         return ApiError(409, message, None, error.code)
     if isinstance(error, CardError):
@@ -212,7 +212,7 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
 def group_stats(group_id: str) -> Response:
     """A group's bidding statistics, apart from its rubbers'."""
     group = access.group(group_id, "group")
-    stats = group_bidding.stats(group.id)
+    stats = bidding_games.stats(group.id)
     return jsonify(
         {
             "games": stats.games,
@@ -256,7 +256,7 @@ def get_game(game_id: str) -> Response:
 
 ANSWERING = Answering(
     respond=game_json,
-    conflict=wording.conflict,
+    conflict=phrases.conflict,
     unknown=_no_game,
     refused=(rules.BiddingError, CardError),
     refusal=_engine_refusal,

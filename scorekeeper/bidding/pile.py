@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 
-from scorekeeper.bidding import store, wording
+from scorekeeper.bidding import bp, phrases, store
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import (
     PileError,
@@ -22,8 +22,6 @@ from scorekeeper.engine.bidding_deck import (
     won_pile_points,
 )
 from scorekeeper.web import card_grid
-
-bp = Blueprint("bidding_cards", __name__)
 
 
 def grid(players: int) -> list[card_grid.SuitRow]:
@@ -36,7 +34,7 @@ def count_pile(game_id: str) -> Any:
     """Tap the cards of the bidder's side's pile: its total, and the rest for the others."""
     game = store.GRANTS.editable_or_403(game_id)
     if game.finished:
-        flash(wording.conflict("finished"), "conflict")
+        flash(phrases.conflict("finished"), "conflict")
         return redirect(url_for("bidding.game", game_id=game.id))
     players = len(game.players)
     form = card_grid.CardsForm(request.args)
@@ -47,7 +45,7 @@ def count_pile(game_id: str) -> Any:
         try:
             total = won_pile_points(cards, players)
         except PileError as error:
-            pile_error = wording.engine_error(error)
+            pile_error = phrases.engine_error(error)
     if form.action.data == "use" and not problems and pile_error is None:
         return redirect(url_for("bidding.game", game_id=game.id, points=total, _anchor="record"))
     return render_template(

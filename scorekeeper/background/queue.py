@@ -22,8 +22,8 @@ from huey import Huey, MemoryHuey, RedisHuey, SqliteHuey
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.analysis import work
-from scorekeeper.analysis.models import Analysis, Status
+from scorekeeper.background import work
+from scorekeeper.background.models import Analysis, Status
 from scorekeeper.engine.analysis import OutOfTime
 from scorekeeper.extensions import db
 from scorekeeper.web.columns import utcnow

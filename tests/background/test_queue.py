@@ -1,7 +1,7 @@
 """The analyses' queue: bounded, under a time budget, and surviving a restart with a real consumer.
 
 The restart test runs what production runs: gunicorn as `make serve` does, and huey's consumer
-as `make worker` does (``python -m scorekeeper.analysis.consumer``), each a process the test
+as `make worker` does (``python -m scorekeeper.background.consumer``), each a process the test
 starts, bounds in time and stops.
 """
 
@@ -21,9 +21,9 @@ import pytest
 import requests
 from flask import Flask
 
-from scorekeeper.analysis import work
-from scorekeeper.analysis.models import Analysis, Status
-from scorekeeper.analysis.queue import DEFAULTS, STALE, compute, queue_of
+from scorekeeper.background import work
+from scorekeeper.background.models import Analysis, Status
+from scorekeeper.background.queue import DEFAULTS, STALE, compute, queue_of
 from scorekeeper.engine import RuleSet, verify_record
 from scorekeeper.engine.analysis import analyse_record
 from scorekeeper.extensions import db
@@ -129,7 +129,7 @@ def test_past_its_budget_an_analysis_keeps_the_last_cards(tmp_path: Path) -> Non
 def start_consumer(env: dict[str, str], log: Path) -> subprocess.Popen[bytes]:
     with log.open("ab") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "scorekeeper.analysis.consumer"],
+            [sys.executable, "-m", "scorekeeper.background.consumer"],
             env=env,
             cwd=ROOT,
             stdout=out,

@@ -9,25 +9,22 @@ import secrets
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
+from scorekeeper.bidding import phrases
 from scorekeeper.bidding import store as bidding_store
-from scorekeeper.bidding import wording
 from scorekeeper.bidding.forms import NewGameForm
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
 from scorekeeper.bidding.views import KEYS
 from scorekeeper.engine import bidding as rules
 from scorekeeper.extensions import db
-from scorekeeper.groups import bidding_stats, statistics
+from scorekeeper.groups import bidding_stats, bp, statistics
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import Group
 from scorekeeper.web import paging
 from scorekeeper.web.device import current_device, ensure_device, remember_key
-
-bp = Blueprint("group_bidding", __name__)
-
 
 _group_or_404 = group_store.GRANTS.or_404
 
@@ -91,7 +88,7 @@ def group_bidding_count(group_id: str) -> int:
 
 
 @bp.get("/g/<group_id>/bidding")
-def games(group_id: str) -> str:
+def bidding_games(group_id: str) -> str:
     """The group's bidding games, newest first, and their statistics."""
     group = _group_or_404(group_id)
     pagination = paging.page(
@@ -104,13 +101,13 @@ def games(group_id: str) -> str:
         group=group,
         pagination=pagination,
         stats=stats(group.id),
-        seat_names=wording.seat_names,
+        seat_names=phrases.seat_names,
         can_edit=group_store.can_edit(current_device(), group),
     )
 
 
 @bp.route("/g/<group_id>/bidding/new", methods=["GET", "POST"])
-def new_game(group_id: str) -> Any:
+def new_bidding_game(group_id: str) -> Any:
     """A bidding game started in the group: its regulars' names offered, no name twice."""
     group = _group_or_404(group_id)
     if not group_store.can_edit(current_device(), group):

@@ -14,17 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, flash, redirect, render_template, request, url_for
+from flask import flash, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
 
 from scorekeeper import engine
-from scorekeeper.analysis import queue, work
-from scorekeeper.engine.analysis import analysable
-from scorekeeper.rubbers import store
-from scorekeeper.rubbers.access import editable_or_403, player_names
-from scorekeeper.rubbers.analysis_page import replay_address
-from scorekeeper.rubbers.card_display import (
+from scorekeeper.background import queue, work
+from scorekeeper.cards import bp
+from scorekeeper.cards.analysis_page import replay_address
+from scorekeeper.cards.display import (
     SEATS,
     TRICKS,
     TYPED_AT_ONCE,
@@ -44,11 +42,12 @@ from scorekeeper.rubbers.card_display import (
     typed_card,
     typed_example,
 )
-from scorekeeper.rubbers.card_forms import MAX_CARD_TEXT, ReplayForm, record_text
+from scorekeeper.cards.forms import MAX_CARD_TEXT, ReplayForm, record_text
+from scorekeeper.engine.analysis import analysable
+from scorekeeper.rubbers import store
+from scorekeeper.rubbers.access import editable_or_403, player_names
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
-
-bp = Blueprint("cards", __name__)
 
 # Access ----------------------------------------------------------------------------------
 

@@ -17,17 +17,15 @@ from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from scorekeeper import engine
-from scorekeeper.rubbers import hands, store
+from scorekeeper.cards import bp
+from scorekeeper.cards.display import TRICKS, grid
+from scorekeeper.cards.forms import CardsForm, MelarForm, PileForm
+from scorekeeper.rubbers import recording, store
 from scorekeeper.rubbers.access import player_names, rubber_or_404
-from scorekeeper.rubbers.card_display import TRICKS, grid
-from scorekeeper.rubbers.card_entry import bp
-from scorekeeper.rubbers.card_forms import CardsForm, MelarForm, PileForm
 from scorekeeper.rubbers.forms import SpoilForm
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import card_grid, wording
 from scorekeeper.web.device import current_device
-
-__all__ = ["bp", "count_pile", "melar"]
 
 
 def _opened(rubber_id: str) -> tuple[Rubber, engine.RubberState, bool] | Any:
@@ -182,7 +180,7 @@ def _record_melar(rubber: Rubber, texts: list[str], rules: engine.RuleSet) -> Re
             raise store.Conflict("stale")
         device = current_device()
         assert device is not None  # can_edit
-        recorded = hands.record_hand(
+        recorded = recording.record_hand(
             rubber.id,
             device,
             engine.Hand.spoiled_by(texts, rules),

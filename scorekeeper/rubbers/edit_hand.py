@@ -1,55 +1,20 @@
-"""One recorded hand of a rubber: its page and its edit form.
+"""The edit form of one recorded hand of a rubber.
 
-The page shows the hand as played, its tricks and a revoke the cards prove; the edit form replaces
-the hand and counts every later hand again. The routes are the rubber page's blueprint's
-(``rubbers.hand``, ``rubbers.edit_hand``)."""
+It replaces the hand and counts every later hand again (web.hand_edit). The hand's own page is
+the card pages' (cards/hand_page.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import abort, render_template, url_for
+from flask import abort, url_for
 
 from scorekeeper import engine
-from scorekeeper.rubbers import analysis_page, store
-from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
+from scorekeeper.rubbers import bp, store
+from scorekeeper.rubbers.access import editable_or_403
 from scorekeeper.rubbers.forms import HandForm
-from scorekeeper.rubbers.views import bp
 from scorekeeper.web import hand_edit, wording
-from scorekeeper.web.device import current_device
 from scorekeeper.web.forms import choices
-
-
-@bp.get("/r/<rubber_id>/hands/<int:number>")
-def hand(rubber_id: str, number: int) -> str:
-    rubber = rubber_or_404(rubber_id)
-    state = rubber.state()
-    if not 1 <= number <= len(state.hands):
-        abort(404)
-    result = state.hands[number - 1]
-    row = rubber.hands[number - 1]
-    record = None
-    if row.tricks:
-        record = engine.verify_record(
-            row.trump or "H", result.leader, row.tricks, rubber.rule_set()
-        )
-    return render_template(
-        "rubbers/hand.html",
-        rubber=rubber,
-        result=result,
-        row=row,
-        record=record,
-        analysis=analysis_page.offer(rubber, number, state),
-        Offer=analysis_page.Offer,
-        trump=wording.suit_words(engine.Suit(row.trump)) if row.trump else None,
-        summary=wording.hand_note(result, rubber.teams),
-        players=player_names(rubber),
-        revoke=wording.revoke_proof(record.first_revoke, player_names(rubber), rubber.teams)
-        if record is not None and record.first_revoke is not None
-        else None,
-        can_edit=store.can_edit(current_device(), rubber),
-    )
-
 
 EDITS = hand_edit.HandEdits(
     store.RUBBERS,
