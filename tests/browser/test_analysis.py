@@ -18,7 +18,7 @@ from playwright.sync_api import expect
 
 from scorekeeper.engine import RuleSet, verify_record
 from scorekeeper.engine.analysis import analyse_record, record_line, record_lines, turning_card
-from tests.analysis.test_queue import start_consumer, stop_consumer
+from tests.background.test_queue import start_consumer, stop_consumer
 from tests.browser.conftest import PHONE
 from tests.support.apps import fresh_app, served
 from tests.support.records import FULL_RECORD
