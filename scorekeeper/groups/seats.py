@@ -157,7 +157,7 @@ def refresh_seats(
     )
 
 
-def count_the_hand(  # noqa: PLR0913  the keywords rubbers.hands sends hand_recorded with
+def count_the_hand(  # noqa: PLR0913  the keywords rubbers.recording sends hand_recorded with
     rubber_id: str,
     *,
     group_id: str,

@@ -1,4 +1,4 @@
-"""The HTML forms of a rubber: starting one, recording a hand, undoing one (cards: card_forms)."""
+"""The HTML forms of a rubber: starting one, recording a hand, undoing one (cards: cards/forms.py)."""
 
 from __future__ import annotations
 

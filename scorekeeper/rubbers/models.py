@@ -43,7 +43,7 @@ class Rubber(Model):
     winner: Mapped[int | None]
     outcome: Mapped[str | None] = mapped_column(String(16))
     # The rest of the engine's Tally: with it the next hand is scored without reading the
-    # others (rubbers.hands). A rubber stored before these columns has no dealer until
+    # others (rubbers.recording). A rubber stored before these columns has no dealer until
     # its next write.
     dealer: Mapped[int | None]
     pending_extra: Mapped[int] = mapped_column(default=0, server_default="0")

@@ -3,7 +3,7 @@
 ``/r/<id>/outlook`` answers the engine's :func:`~scorekeeper.engine.outlook.outlook` of the
 rubber as it stands, with the sentences its page shows for what the graph reaches. hands.js keeps
 it with the page's version, and walks it along the hands waiting on the phone. The route is the
-rubber page's blueprint's (``rubbers.outlook``).
+rubber page's blueprint's (``rubbers.rubber_outlook``).
 """
 
 from __future__ import annotations
