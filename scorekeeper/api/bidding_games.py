@@ -182,13 +182,8 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
         )
     except rules.BiddingError as error:
         raise _engine_refusal(error) from None
-    return created(
-        game_json(game, game.state()),
-        edit_key,
-        "bidding.grant",
-        "api.bidding.get_game",
-        game_id=game.id,
-    )
+    state = game_json(game, game.state())
+    return created(state, edit_key, "bidding.grant", "api.bidding.get_game", game_id=game.id)
 
 
 @bp.operation("GET /groups/<group_id>/bidding", "getGroupBiddingStats")

@@ -152,6 +152,7 @@ class ApiBlueprint(Blueprint):
         super().__init__(name, import_name)
         self.operations: list[Operation] = []
         self._declared: dict[View, dict[str, Any]] = {}
+        self._routed: set[View] = set()
 
     def operation(
         self, address: str, operation_id: str, *, conditional: bool = False
@@ -175,6 +176,7 @@ class ApiBlueprint(Blueprint):
                 endpoint=endpoint,
             )
             self.operations.append(operation)
+            self._routed.add(view)
             self.add_url_rule(rule, view_func=view, methods=[method])
             return view
 
@@ -204,6 +206,8 @@ class ApiBlueprint(Blueprint):
 
     def _declare(self, **declared: Any) -> Callable[[View], View]:
         def declare(view: View) -> View:
+            if view in self._routed:
+                raise TypeError(f"Declare {view.__name__} below its @operation, not above.")
             self._declared.setdefault(view, {}).update(declared)
             return view
 

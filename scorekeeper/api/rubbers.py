@@ -71,13 +71,8 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
         rules=given.rules.to_engine(),
         group_id=group_id,
     )
-    return created(
-        rubber_json(rubber, rubber.state()),
-        edit_key,
-        "rubbers.grant",
-        "api.rubbers.get_rubber",
-        rubber_id=rubber.id,
-    )
+    state = rubber_json(rubber, rubber.state())
+    return created(state, edit_key, "rubbers.grant", "api.rubbers.get_rubber", rubber_id=rubber.id)
 
 
 @bp.operation("GET /rubbers/<rubber_id>", "getRubber", conditional=True)
