@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from scorekeeper import engine
 from scorekeeper.api.errors import ApiError
 from scorekeeper.api.hand_bodies import problem_json
-from scorekeeper.api.operations import BAD_BODY, TOO_LARGE, ApiBlueprint
+from scorekeeper.api.operations import ApiBlueprint, refusals
 from scorekeeper.api.schemas.analysis import (
     AnalysisInput,
     AnalysisQueued,
@@ -33,23 +33,21 @@ from scorekeeper.web import wording
 bp = ApiBlueprint("analysis", __name__)
 
 
-@bp.operation(
-    "post",
-    "/analysis",
-    "analyse",
-    "The exact (double-dummy) value of a record or of open hands, best play by all.",
-    body=AnalysisInput,
-    responses={
-        200: ("The result, ready within the request.", AnalysisResult),
-        202: ("Queued: follow status_url.", AnalysisQueued),
-        400: BAD_BODY,
-        413: TOO_LARGE,
-        422: "A record that does not verify (revoke, repeated card, wrong sizes), or bad hands.",
-        429: "This client already has as many analyses waiting as it may.",
-        503: "The queue is full.",
-    },
-)
+QUEUED = {202: ("Queued: follow status_url.", AnalysisQueued)}
+NOT_ANALYSABLE = "A record that does not verify (revoke, repeated card, wrong sizes), or bad hands."
+ANALYSIS_REFUSED = {
+    **refusals(refused=NOT_ANALYSABLE),
+    429: "This client already has as many analyses waiting as it may.",
+    503: "The queue is full.",
+}
+"""How an analysis can be refused."""
+
+
+@bp.operation("POST /analysis", "analyse")
+@bp.takes(AnalysisInput)
+@bp.answers(200, "The result, ready within the request.", AnalysisResult, QUEUED, ANALYSIS_REFUSED)
 def analyse() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
+    """The exact (double-dummy) value of a record or of open hands, best play by all."""
     given = AnalysisInput.read(json_body())
     content = _content(given)
     try:
@@ -96,14 +94,10 @@ def _progress(row: Analysis) -> dict[str, Any]:
     return {"status": row.status, "progress": [row.done, row.total]}
 
 
-@bp.operation(
-    "get",
-    "/analysis/<analysis_id>",
-    "analysisStatus",
-    "An analysis: queued, running (with its progress), done (with its result) or failed.",
-    responses={200: ("The analysis.", AnalysisStatus), 404: "No such analysis."},
-)
+@bp.operation("GET /analysis/<analysis_id>", "analysisStatus")
+@bp.answers(200, "The analysis.", AnalysisStatus, {404: "No such analysis."})
 def analysis_status(analysis_id: str) -> Response:
+    """An analysis: queued, running (with its progress), done (with its result) or failed."""
     row = queue.lookup(analysis_id) if len(analysis_id) <= KEY_LENGTH else None
     if row is None:
         raise ApiError(404, _("There is no such analysis."), None, "no_analysis")

@@ -22,13 +22,12 @@ from flask_babel import gettext as _
 from scorekeeper.api import access
 from scorekeeper.api.errors import ApiError
 from scorekeeper.api.operations import (
-    BAD_BODY,
-    CREATION_REFUSED,
     EDIT_KEY,
     EDIT_KEY_HEADER,
     NO_GROUP,
-    TOO_LARGE,
     ApiBlueprint,
+    creation_refused,
+    refusals,
 )
 from scorekeeper.api.schemas.bidding_games import (
     BiddingBid,
@@ -56,16 +55,15 @@ bp = ApiBlueprint("bidding", __name__)
 # How a game's requests are refused, for the document.
 REFUSED_BY_GAME = "The shape is right but the game refuses a value."
 NO_GAME = "No such game."
-WRITE_REFUSED: dict[int, Any] = {
-    400: BAD_BODY,
-    403: "The X-Edit-Key header is missing or is not the game's edit key.",
-    404: "No such game, or no such hand.",
-    409: "The game's state refuses the write: finished, stale version, key reused, the edit "
+WRITE_REFUSED = refusals(
+    key="The X-Edit-Key header is missing or is not the game's edit key.",
+    unknown="No such game, or no such hand.",
+    conflict="The game's state refuses the write: finished, stale version, key reused, the edit "
     "would end the game early, or no hand to undo.",
-    413: TOO_LARGE,
-    422: REFUSED_BY_GAME,
-}
+    refused=REFUSED_BY_GAME,
+)
 """How a write to a game's hands can be refused."""
+CREATION_REFUSED = creation_refused(REFUSED_BY_GAME)
 
 ERROR_FIELDS: dict[type[Exception], str] = {
     rules.PlayersError: "players",
@@ -168,19 +166,11 @@ def _etag(game: BiddingGame) -> str:
 # Operations --------------------------------------------------------------------------------
 
 
-@bp.operation(
-    "post",
-    "/bidding",
-    "createBiddingGame",
-    "Start a game of bidding Sueca, 4 to 6 players.",
-    body=BiddingNewGame,
-    responses={
-        201: ("The new game, with its edit key and link.", BiddingCreated),
-        **CREATION_REFUSED,
-        422: REFUSED_BY_GAME,
-    },
-)
+@bp.operation("POST /bidding", "createBiddingGame")
+@bp.takes(BiddingNewGame)
+@bp.answers(201, "The new game, with its edit key and link.", BiddingCreated, CREATION_REFUSED)
 def create_game() -> tuple[Response, int, dict[str, str]]:
+    """Start a game of bidding Sueca, 4 to 6 players."""
     given = BiddingNewGame.read(json_body(empty=True))
     group_id = access.group_to_join(given.group, given.players)
     try:
@@ -192,25 +182,17 @@ def create_game() -> tuple[Response, int, dict[str, str]]:
         )
     except rules.BiddingError as error:
         raise _engine_refusal(error) from None
-    return created(
-        game_json(game, game.state()),
-        edit_key,
-        "bidding.grant",
-        "api.bidding.get_game",
-        game_id=game.id,
-    )
+    state = game_json(game, game.state())
+    return created(state, edit_key, "bidding.grant", "api.bidding.get_game", game_id=game.id)
 
 
-@bp.operation(
-    "get",
-    "/groups/<group_id>/bidding",
-    "getGroupBiddingStats",
-    "A group's bidding games counted on their own: games played and won, bids made and failed, "
-    "the average bid (never in the rubbers' ratings).",
-    responses={200: ("The statistics, players by games won.", BiddingGroupStats), 404: NO_GROUP},
-)
+@bp.operation("GET /groups/<group_id>/bidding", "getGroupBiddingStats")
+@bp.answers(200, "The statistics, players by games won.", BiddingGroupStats, {404: NO_GROUP})
 def group_stats(group_id: str) -> Response:
-    """A group's bidding statistics, apart from its rubbers'."""
+    """A group's bidding games counted on their own: games played and won, bids made and
+    failed, the average bid (never in the rubbers' ratings).
+
+    A group's bidding statistics, apart from its rubbers'."""  # noqa: D205  the API's summary, on two lines
     group = access.group(group_id, "group")
     stats = bidding_games.stats(group.id)
     return jsonify(
@@ -233,16 +215,12 @@ def group_stats(group_id: str) -> Response:
     )
 
 
-@bp.operation(
-    "get",
-    "/bidding/<game_id>",
-    "getBiddingGame",
-    "A game's state (with an ETag: 304 to If-None-Match until a write).",
-    responses={200: ("The game.", BiddingState), 404: NO_GAME},
-    conditional=True,
-)
+@bp.operation("GET /bidding/<game_id>", "getBiddingGame", conditional=True)
+@bp.answers(200, "The game.", BiddingState, {404: NO_GAME})
 def get_game(game_id: str) -> Response:
-    """The state, with an ETag: a follower asking again with it gets 304 until a write."""
+    """A game's state (with an ETag: 304 to If-None-Match until a write).
+
+    The state, with an ETag: a follower asking again with it gets 304 until a write."""
     game = _game(game_id)
     etag = _etag(game)
     if request.if_none_match.contains_weak(etag):
@@ -276,16 +254,11 @@ def _no_hand(number: int) -> ApiError:
     return ApiError(404, _("This game has no hand %(number)s.", number=number), None, "no_hand")
 
 
-@bp.operation(
-    "post",
-    "/bidding/<game_id>/hands",
-    "addBiddingHand",
-    "Record the next hand: a bid and its outcome, or all passed.",
-    body=BiddingHandInput,
-    security=EDIT_KEY,
-    responses={201: ("The game with the new hand.", BiddingState), **WRITE_REFUSED},
-)
+@bp.operation("POST /bidding/<game_id>/hands", "addBiddingHand")
+@bp.takes(BiddingHandInput, security=EDIT_KEY)
+@bp.answers(201, "The game with the new hand.", BiddingState, WRITE_REFUSED)
 def add_hand(game_id: str) -> tuple[Response, int]:
+    """Record the next hand: a bid and its outcome, or all passed."""
     _editable(game_id)
     body = json_body(empty=True)
     given = BiddingHandInput.read(body)
@@ -296,16 +269,11 @@ def add_hand(game_id: str) -> tuple[Response, int]:
     return ANSWERING.answer(partial(store.write, game_id, change), given, body, 201)
 
 
-@bp.operation(
-    "put",
-    "/bidding/<game_id>/hands/<int:number>",
-    "replaceBiddingHand",
-    "Replace hand `number` and score every later hand again.",
-    body=BiddingHandInput,
-    security=EDIT_KEY,
-    responses={200: ("The game with the hand replaced.", BiddingState), **WRITE_REFUSED},
-)
+@bp.operation("PUT /bidding/<game_id>/hands/<int:number>", "replaceBiddingHand")
+@bp.takes(BiddingHandInput, security=EDIT_KEY)
+@bp.answers(200, "The game with the hand replaced.", BiddingState, WRITE_REFUSED)
 def replace_hand(game_id: str, number: int) -> tuple[Response, int]:
+    """Replace hand `number` and score every later hand again."""
     game = _editable(game_id)
     if not 1 <= number <= len(game.hands):
         raise _no_hand(number)
@@ -320,17 +288,11 @@ def replace_hand(game_id: str, number: int) -> tuple[Response, int]:
     return ANSWERING.answer(partial(store.write, game_id, change), given, body, 200)
 
 
-@bp.operation(
-    "delete",
-    "/bidding/<game_id>/hands/last",
-    "undoBiddingHand",
-    "Undo the last hand.",
-    body=BiddingWrite,
-    body_required=False,
-    security=EDIT_KEY,
-    responses={200: ("The game without its last hand.", BiddingState), **WRITE_REFUSED},
-)
+@bp.operation("DELETE /bidding/<game_id>/hands/last", "undoBiddingHand")
+@bp.takes(BiddingWrite | None, security=EDIT_KEY)
+@bp.answers(200, "The game without its last hand.", BiddingState, WRITE_REFUSED)
 def undo_hand(game_id: str) -> tuple[Response, int]:
+    """Undo the last hand."""
     _editable(game_id)
     body = json_body(empty=True)
     given = BiddingWrite.read(body)

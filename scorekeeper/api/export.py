@@ -37,6 +37,7 @@ HEADER = (
     "dealer",
     "trump",
 )
+CSV = Content("text/csv", {"type": "string"})
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 """A text cell starting with one of these is a formula to a spreadsheet."""
 EXPORT_BATCH = 200
@@ -78,20 +79,10 @@ def rows(rubber: Rubber) -> list[list[str]]:
     return table
 
 
-@bp.operation(
-    "get",
-    "/rubbers/<rubber_id>/export.csv",
-    "exportRubberCsv",
-    "A rubber's hands as CSV, one row per hand of the engine's fold.",
-    responses={
-        200: (
-            f"Header {','.join(HEADER)}, then one row per hand.",
-            Content("text/csv", {"type": "string"}),
-        ),
-        404: UNKNOWN,
-    },
-)
+@bp.operation("GET /rubbers/<rubber_id>/export.csv", "exportRubberCsv")
+@bp.answers(200, f"Header {','.join(HEADER)}, then one row per hand.", CSV, {404: UNKNOWN})
 def rubber_csv(rubber_id: str) -> Response:
+    """A rubber's hands as CSV, one row per hand of the engine's fold."""
     rubber = access.rubber(rubber_id)
     out = io.StringIO()
     csv.writer(out, lineterminator="\r\n").writerows(rows(rubber))
@@ -105,14 +96,10 @@ def rubber_csv(rubber_id: str) -> Response:
     )
 
 
-@bp.operation(
-    "get",
-    "/groups/<group_id>/export.json",
-    "exportGroup",
-    "Every rubber of the group as a rubber state.",
-    responses={200: ("The export file.", GroupExportFile), 404: NO_GROUP},
-)
+@bp.operation("GET /groups/<group_id>/export.json", "exportGroup")
+@bp.answers(200, "The export file.", GroupExportFile, {404: NO_GROUP})
 def export_json(group_id: str) -> Response:
+    """Every rubber of the group as a rubber state."""
     group = access.group(group_id)
     head = {
         "format": EXPORT_FORMAT,

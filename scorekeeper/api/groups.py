@@ -27,14 +27,12 @@ from scorekeeper.api import access
 from scorekeeper.api.errors import ApiError
 from scorekeeper.api.hand_bodies import Stored, to_engine
 from scorekeeper.api.operations import (
-    BAD_BODY,
     EDIT_KEY_HEADER,
     GROUP_KEY,
     NO_GROUP,
     NO_GROUP_KEY,
-    REFUSED,
-    TOO_LARGE,
     ApiBlueprint,
+    refusals,
 )
 from scorekeeper.api.schemas.groups import (
     CreatedGroup,
@@ -76,21 +74,27 @@ between (docs/hardening.md, "Imports")."""
 IMPORT_BATCH_HANDS = 200
 """And hands: a batch is written in about a tenth of a second on SQLite."""
 
-
-@bp.operation(
-    "post",
-    "/groups",
-    "createGroup",
-    "Start a group: the regulars of a table.",
-    body=NewGroup,
-    responses={
-        201: ("The new group, with its edit key and edit link.", CreatedGroup),
-        400: BAD_BODY,
-        413: TOO_LARGE,
-        422: REFUSED,
-    },
+MOVE_REFUSED = refusals(
+    key="A key is missing or wrong.",
+    unknown="No such group or rubber.",
+    conflict="The rubber is in another group, or the group was busy.",
 )
+"""How a move of a rubber into the group can be refused."""
+IMPORT_REFUSED = refusals(
+    key=NO_GROUP_KEY,
+    unknown=NO_GROUP,
+    conflict="Another write to the group got there first: try again (the batches written are "
+    "kept; an import only adds what is missing).",
+    too_large="The body is too large, or holds more rubbers or hands than one import takes.",
+)
+"""How an import can be refused."""
+
+
+@bp.operation("POST /groups", "createGroup")
+@bp.takes(NewGroup)
+@bp.answers(201, "The new group, with its edit key and edit link.", CreatedGroup, refusals())
 def create_group() -> tuple[Response, int, dict[str, str]]:
+    """Start a group: the regulars of a table."""
     given = NewGroup.read(json_body())
     group, key = group_store.create_group(given.name)
     return created(
@@ -98,52 +102,31 @@ def create_group() -> tuple[Response, int, dict[str, str]]:
     )
 
 
-@bp.operation(
-    "get",
-    "/groups/<group_id>",
-    "getGroup",
-    "A group: its name, links and number of rubbers.",
-    responses={200: ("The group.", Group), 404: NO_GROUP},
-)
+@bp.operation("GET /groups/<group_id>", "getGroup")
+@bp.answers(200, "The group.", Group, {404: NO_GROUP})
 def get_group(group_id: str) -> Response:
+    """A group: its name, links and number of rubbers."""
     group = access.group(group_id)
     data = group_json(group)
     data["rubbers"], data["finished"] = group_store.rubber_counts(group.id)
     return jsonify(data)
 
 
-@bp.operation(
-    "get",
-    "/groups/<group_id>/stats",
-    "getGroupStats",
-    "Statistics per player and per pair over the group's finished rubbers, players ranked "
-    "by rating.",
-    responses={200: ("The statistics.", GroupStats), 404: NO_GROUP},
-)
+@bp.operation("GET /groups/<group_id>/stats", "getGroupStats")
+@bp.answers(200, "The statistics.", GroupStats, {404: NO_GROUP})
 def stats(group_id: str) -> Response:
+    """Statistics per player and per pair over the group's finished rubbers, players ranked
+    by rating."""  # noqa: D205  the API's summary, on two lines
     group = access.group(group_id)
     return jsonify(stats_json(group, group_store.stats(group.id)))
 
 
-@bp.operation(
-    "post",
-    "/groups/<group_id>/rubbers",
-    "moveRubberIntoGroup",
-    "Move a rubber in no group into this one: the group's key in X-Group-Key and the "
-    "rubber's in X-Edit-Key.",
-    body=MoveRubber,
-    security=[{"groupKey": [], "editKey": []}],
-    responses={
-        200: ("The rubber, now in the group.", RubberState),
-        400: BAD_BODY,
-        403: "A key is missing or wrong.",
-        404: "No such group or rubber.",
-        409: "The rubber is in another group, or the group was busy.",
-        413: TOO_LARGE,
-        422: REFUSED,
-    },
-)
+@bp.operation("POST /groups/<group_id>/rubbers", "moveRubberIntoGroup")
+@bp.takes(MoveRubber, security=[{"groupKey": [], "editKey": []}])
+@bp.answers(200, "The rubber, now in the group.", RubberState, MOVE_REFUSED)
 def move_rubber(group_id: str) -> Response:
+    """Move a rubber in no group into this one: the group's key in X-Group-Key and the
+    rubber's in X-Edit-Key."""  # noqa: D205  the API's summary, on two lines
     group = access.editable_group(group_id)
     given = MoveRubber.read(json_body())
     rubber = access.rubber(given.rubber, "rubber")
@@ -356,25 +339,11 @@ def _write_batch(group: GroupRow, items: list[Imported]) -> tuple[list[Copy], in
     return created, skipped
 
 
-@bp.operation(
-    "post",
-    "/groups/<group_id>/import",
-    "importGroup",
-    "Take an export file back: recreate every rubber not in the group yet.",
-    body=GroupExport,
-    security=GROUP_KEY,
-    responses={
-        200: ("What was created and what was there already.", ImportResult),
-        400: BAD_BODY,
-        403: NO_GROUP_KEY,
-        404: NO_GROUP,
-        409: "Another write to the group got there first: try again (the batches written "
-        "are kept; an import only adds what is missing).",
-        413: "The body is too large, or holds more rubbers or hands than one import takes.",
-        422: REFUSED,
-    },
-)
+@bp.operation("POST /groups/<group_id>/import", "importGroup")
+@bp.takes(GroupExport, security=GROUP_KEY)
+@bp.answers(200, "What was created and what was there already.", ImportResult, IMPORT_REFUSED)
 def import_group(group_id: str) -> tuple[Response, int]:
+    """Take an export file back: recreate every rubber not in the group yet."""
     group = access.editable_group(group_id)
     request.max_content_length = IMPORT_LIMIT
     try:

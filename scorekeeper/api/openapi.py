@@ -40,14 +40,10 @@ API = "api."
 """The endpoints of the API's parts are under the API's blueprint."""
 
 
-@bp.operation(
-    "get",
-    "/openapi.json",
-    "openapi",
-    "This document.",
-    responses={200: ("The OpenAPI document.", Content(JSON, {"type": "object"}))},
-)
+@bp.operation("GET /openapi.json", "openapi")
+@bp.answers(200, "The OpenAPI document.", Content(JSON, {"type": "object"}))
 def openapi_json() -> Response:
+    """This document."""
     return jsonify(document())
 
 

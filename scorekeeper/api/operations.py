@@ -4,9 +4,11 @@ The blueprint routes the view and keeps the declaration, which the OpenAPI docum
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field, replace
-from typing import Any
+import inspect
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from types import UnionType
+from typing import Any, get_args
 
 from flask import Blueprint
 
@@ -21,6 +23,7 @@ SECURITY_SCHEMES = {
 }
 EDIT_KEY: list[dict[str, list[str]]] = [{"editKey": []}]
 GROUP_KEY: list[dict[str, list[str]]] = [{"groupKey": []}]
+Security = Sequence[dict[str, list[str]]]
 
 # How requests are refused, for the document: each answers the error shape.
 BAD_BODY = "The body is not one of the documented shapes."
@@ -39,23 +42,35 @@ RATE_LIMITED = (
 )
 NO_GROUP_KEY = "The X-Group-Key header is missing or is not the group's edit key."
 NO_GROUP = "No such group."
-HAND_WRITE_REFUSED: dict[int, Any] = {
-    400: BAD_BODY,
-    403: NO_KEY,
-    404: UNKNOWN,
-    409: CONFLICT,
-    413: TOO_LARGE,
-    422: REFUSED,
-}
+
+
+def refusals(
+    *,
+    key: str | None = None,
+    unknown: str | None = None,
+    conflict: str | None = None,
+    too_large: str = TOO_LARGE,
+    refused: str | None = REFUSED,
+) -> dict[int, Any]:
+    """How a request with a body can be refused, each refusal by its status.
+
+    400 for a body not of the shapes and 413 for one too large, then each refusal given: 403
+    for ``key``, 404, 409, and 422 (``None`` for none)."""
+    statuses = {400: BAD_BODY, 403: key, 404: unknown, 409: conflict, 413: too_large, 422: refused}
+    return {status: text for status, text in statuses.items() if text is not None}
+
+
+HAND_WRITE_REFUSED = refusals(key=NO_KEY, unknown=UNKNOWN, conflict=CONFLICT)
 """How a write to a rubber's hands can be refused."""
-CREATION_REFUSED: dict[int, Any] = {
-    400: BAD_BODY,
-    403: "A group was named without its key in X-Group-Key.",
-    404: "The group named does not exist.",
-    413: TOO_LARGE,
-}
-"""How the start of a rubber or a game, which may join a group, can be refused (besides 422,
-each its own)."""
+
+
+def creation_refused(refused: str) -> dict[int, Any]:
+    """How the start of a rubber or a game, which may join a group, can be refused.
+
+    A value is refused with 422, ``refused``."""
+    group_key = "A group was named without its key in X-Group-Key."
+    return refusals(key=group_key, unknown="The group named does not exist.", refused=refused)
+
 
 # A read that answers 304 while nothing changed (API.md, "Following a rubber live").
 IF_NONE_MATCH = {
@@ -108,22 +123,92 @@ class Operation:
     view is routed."""
 
 
+View = Callable[..., Any]
+
+
+def summary_of(view: View) -> str:
+    """The first paragraph of the view's docstring, its whitespace collapsed: its summary."""
+    doc = inspect.getdoc(view)
+    if not doc:
+        raise TypeError(f"The operation {view.__name__} has no docstring to be its summary.")
+    return " ".join(doc.split("\n\n", 1)[0].split())
+
+
 class ApiBlueprint(Blueprint):
-    """A blueprint whose routes are :class:`Operation`\\ s."""
+    """A blueprint whose routes are :class:`Operation`\\ s.
+
+    They are declared in the spirit of flask-smorest: the summary is the first paragraph of the
+    view's docstring, what it takes and answers are declared by decorators under
+    :meth:`operation`, which comes first, above them::
+
+        @bp.operation("PUT /rubbers/<rubber_id>/hands/<int:number>", "replaceHand")
+        @bp.takes(HandInput, security=EDIT_KEY)
+        @bp.answers(200, "The rubber with the hand replaced.", RubberState, HAND_WRITE_REFUSED)
+        def replace_hand(rubber_id: str, number: int) -> tuple[Response, int]:
+            \"\"\"Replace hand `number` and score every later hand again.\"\"\"
+    """
 
     def __init__(self, name: str, import_name: str) -> None:
         super().__init__(name, import_name)
         self.operations: list[Operation] = []
+        self._declared: dict[View, dict[str, Any]] = {}
+        self._routed: set[View] = set()
 
     def operation(
-        self, method: str, rule: str, operation_id: str, summary: str, **declared: Any
-    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Route the view at ``rule`` for ``method`` and declare it (see :class:`Operation`)."""
-        operation = Operation(method, rule, operation_id, summary, **declared)
+        self, address: str, operation_id: str, *, conditional: bool = False
+    ) -> Callable[[View], View]:
+        """Route the view at ``address`` and declare it (see :class:`Operation`).
 
-        def register(view: Callable[..., Any]) -> Callable[..., Any]:
-            self.operations.append(replace(operation, endpoint=f"{self.name}.{view.__name__}"))
-            self.add_url_rule(rule, view_func=view, methods=[method.upper()])
+        The address is a method then a Flask rule, ``"POST /rubbers"``; the declaration takes
+        what :meth:`takes` and :meth:`answers` declared below."""
+        method, rule = address.split(" ")
+
+        def register(view: View) -> View:
+            declared = self._declared.pop(view, {})
+            endpoint = f"{self.name}.{view.__name__}"
+            operation = Operation(
+                method.lower(),
+                rule,
+                operation_id,
+                summary_of(view),
+                **declared,
+                conditional=conditional,
+                endpoint=endpoint,
+            )
+            self.operations.append(operation)
+            self._routed.add(view)
+            self.add_url_rule(rule, view_func=view, methods=[method])
             return view
 
         return register
+
+    def takes(self, body: Any, *, security: Security = ()) -> Callable[[View], View]:
+        """Declare the body the view takes, and the keys it needs.
+
+        ``body`` is a model, or ``Model | None`` for a body the view may go without."""
+        forms = get_args(body) if isinstance(body, UnionType) else (body,)
+        given = [form for form in forms if form is not type(None)]
+        (model,) = given
+        return self._declare(
+            body=model, body_required=len(given) == len(forms), security=list(security)
+        )
+
+    def answers(
+        self, status: int, description: str, answer: Any, *more: dict[int, Any]
+    ) -> Callable[[View], View]:
+        """Declare what the view answers: ``answer``, a model or a :class:`Content`, with ``status``.
+
+        ``more`` are other answers by status; a refusal is a description alone."""
+        responses: dict[int, Any] = {status: (description, answer)}
+        for answers in more:
+            responses.update(answers)
+        return self._declare(responses=responses)
+
+    def _declare(self, **declared: Any) -> Callable[[View], View]:
+        def declare(view: View) -> View:
+            if view in self._routed:
+                raise TypeError(f"Declare {view.__name__} below its @operation, not above.")
+            self._declared.setdefault(view, {}).update(declared)
+            return view
+
+        return declare

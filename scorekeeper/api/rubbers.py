@@ -24,14 +24,13 @@ from scorekeeper.api import access
 from scorekeeper.api.errors import ApiError
 from scorekeeper.api.hand_bodies import problem_json, to_engine
 from scorekeeper.api.operations import (
-    BAD_BODY,
-    CREATION_REFUSED,
     EDIT_KEY,
     HAND_WRITE_REFUSED,
     REFUSED,
-    TOO_LARGE,
     UNKNOWN,
     ApiBlueprint,
+    creation_refused,
+    refusals,
 )
 from scorekeeper.api.schemas.reading import json_body
 from scorekeeper.api.schemas.rubbers import (
@@ -51,21 +50,18 @@ from scorekeeper.web import wording
 
 bp = ApiBlueprint("rubbers", __name__)
 
-
-@bp.operation(
-    "post",
-    "/rubbers",
-    "createRubber",
-    "Start a rubber (partida).",
-    body=NewRubber,
-    body_required=False,
-    responses={
-        201: ("The new rubber, with its edit key and edit link (given only here).", CreatedRubber),
-        **CREATION_REFUSED,
-        422: REFUSED,
-    },
+CREATED = "The new rubber, with its edit key and edit link (given only here)."
+VERIFIED = (
+    "What the record shows; invalid, repeated cards and tricks of the wrong size are listed in "
+    "errors."
 )
+
+
+@bp.operation("POST /rubbers", "createRubber")
+@bp.takes(NewRubber | None)
+@bp.answers(201, CREATED, CreatedRubber, creation_refused(REFUSED))
 def create_rubber() -> tuple[Response, int, dict[str, str]]:
+    """Start a rubber (partida)."""
     given = NewRubber.read(json_body(empty=True))
     group_id = access.group_to_join(given.group, given.players)
     rubber, edit_key = store.create_rubber(
@@ -75,24 +71,14 @@ def create_rubber() -> tuple[Response, int, dict[str, str]]:
         rules=given.rules.to_engine(),
         group_id=group_id,
     )
-    return created(
-        rubber_json(rubber, rubber.state()),
-        edit_key,
-        "rubbers.grant",
-        "api.rubbers.get_rubber",
-        rubber_id=rubber.id,
-    )
+    state = rubber_json(rubber, rubber.state())
+    return created(state, edit_key, "rubbers.grant", "api.rubbers.get_rubber", rubber_id=rubber.id)
 
 
-@bp.operation(
-    "get",
-    "/rubbers/<rubber_id>",
-    "getRubber",
-    "A rubber's state.",
-    responses={200: ("The rubber.", RubberState), 404: UNKNOWN},
-    conditional=True,
-)
+@bp.operation("GET /rubbers/<rubber_id>", "getRubber", conditional=True)
+@bp.answers(200, "The rubber.", RubberState, {404: UNKNOWN})
 def get_rubber(rubber_id: str) -> Response:
+    """A rubber's state."""
     rubber = access.rubber(rubber_id)
     response = jsonify(rubber_json(rubber, rubber.state()))
     # API.md, "Following a rubber live": an ETag of the state, and 304 while it is unchanged.
@@ -125,16 +111,11 @@ ANSWERING = Answering(
 )
 
 
-@bp.operation(
-    "post",
-    "/rubbers/<rubber_id>/hands",
-    "addHand",
-    "Record the next hand: by its points, a revoke, a spoiled deal or its cards.",
-    body=HandInput,
-    security=EDIT_KEY,
-    responses={201: ("The rubber with the new hand.", RubberState), **HAND_WRITE_REFUSED},
-)
+@bp.operation("POST /rubbers/<rubber_id>/hands", "addHand")
+@bp.takes(HandInput, security=EDIT_KEY)
+@bp.answers(201, "The rubber with the new hand.", RubberState, HAND_WRITE_REFUSED)
 def add_hand(rubber_id: str) -> tuple[Response, int]:
+    """Record the next hand: by its points, a revoke, a spoiled deal or its cards."""
     access.editable(rubber_id)
     body = json_body()
     given = HandInput.read(body)
@@ -148,16 +129,11 @@ def add_hand(rubber_id: str) -> tuple[Response, int]:
     return ANSWERING.answer(partial(recording.add_hand, rubber_id, hand_of), given, body, 201)
 
 
-@bp.operation(
-    "put",
-    "/rubbers/<rubber_id>/hands/<int:number>",
-    "replaceHand",
-    "Replace hand `number` and score every later hand again.",
-    body=HandInput,
-    security=EDIT_KEY,
-    responses={200: ("The rubber with the hand replaced.", RubberState), **HAND_WRITE_REFUSED},
-)
+@bp.operation("PUT /rubbers/<rubber_id>/hands/<int:number>", "replaceHand")
+@bp.takes(HandInput, security=EDIT_KEY)
+@bp.answers(200, "The rubber with the hand replaced.", RubberState, HAND_WRITE_REFUSED)
 def replace_hand(rubber_id: str, number: int) -> tuple[Response, int]:
+    """Replace hand `number` and score every later hand again."""
     rubber = access.editable(rubber_id)
     if not 1 <= number <= len(rubber.hands):
         raise _no_hand(number)
@@ -178,17 +154,11 @@ def _no_hand(number: int) -> ApiError:
     return ApiError(404, _("This rubber has no hand %(number)s.", number=number), None, "no_hand")
 
 
-@bp.operation(
-    "delete",
-    "/rubbers/<rubber_id>/hands/last",
-    "undoHand",
-    "Undo the last hand.",
-    body=Undo,
-    body_required=False,
-    security=EDIT_KEY,
-    responses={200: ("The rubber without its last hand.", RubberState), **HAND_WRITE_REFUSED},
-)
+@bp.operation("DELETE /rubbers/<rubber_id>/hands/last", "undoHand")
+@bp.takes(Undo | None, security=EDIT_KEY)
+@bp.answers(200, "The rubber without its last hand.", RubberState, HAND_WRITE_REFUSED)
 def undo_hand(rubber_id: str) -> tuple[Response, int]:
+    """Undo the last hand."""
     access.editable(rubber_id)
     body = json_body(empty=True)
     given = Undo.read(body)
@@ -205,24 +175,11 @@ def _revoke_json(revoke: engine.ProvenRevoke) -> dict[str, Any]:
     }
 
 
-@bp.operation(
-    "post",
-    "/verify",
-    "verifyRecord",
-    "Check a record of tricks: winners, points, revokes and problems.",
-    body=VerifyInput,
-    responses={
-        200: (
-            "What the record shows; invalid, repeated cards and tricks of the wrong size are "
-            "listed in errors.",
-            VerifyResult,
-        ),
-        400: BAD_BODY,
-        413: TOO_LARGE,
-        422: REFUSED,
-    },
-)
+@bp.operation("POST /verify", "verifyRecord")
+@bp.takes(VerifyInput)
+@bp.answers(200, VERIFIED, VerifyResult, refusals())
 def verify() -> Response:
+    """Check a record of tricks: winners, points, revokes and problems."""
     given = VerifyInput.read(json_body())
     record = engine.verify_record(
         engine.Suit(given.trump),
