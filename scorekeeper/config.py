@@ -76,6 +76,10 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         RATELIMIT_ENABLED=True,
         RATELIMIT_STORAGE_URI="memory://",
         RATELIMIT_KEY_PREFIX="scorekeeper",
+        # That storage out of reach, each process counts in memory meanwhile, with a warning in
+        # the log (Flask-Limiter's "falling back to in-memory storage"), and goes back to it
+        # once it answers again: a creation is never a 500 for it.
+        RATELIMIT_IN_MEMORY_FALLBACK_ENABLED=True,
         # How many times the documented limits a client may create: 1 in production; the
         # system tests, whose one address creates hundreds, raise it (and keep Redis counting).
         RATELIMIT_FACTOR=1,

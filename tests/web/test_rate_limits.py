@@ -201,3 +201,24 @@ def test_every_door_that_starts_a_bidding_game_is_limited(limited_app: Flask) ->
         assert client.post(door, data=form).status_code == 429, door
     assert client.post("/api/v1/bidding", json={"players": players}).status_code == 429
     assert client.post("/api/v1/rubbers", json={}).status_code == 201  # a count of its own
+
+
+def test_the_limits_count_in_memory_while_their_storage_is_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Redis out of reach answers no 500: the counts go on in this process, said in the log.
+
+    The limits still hold meanwhile (docs/decisions/limits.md, "When the limits' storage is
+    down")."""
+    monkeypatch.setenv("RATELIMIT_STORAGE_URI", f"redis://127.0.0.1:{servers.free_port()}")
+    with fresh_app(tmp_path / "down.sqlite3", CONFIG) as app:
+        client = app.test_client()
+        with caplog.at_level("WARNING"):
+            for number in range(GROUPS_PER_MINUTE):
+                answer = client.post("/api/v1/groups", json={"name": f"G{number}"})
+                assert answer.status_code == 201, answer.get_data(as_text=True)
+            assert client.post("/api/v1/groups", json={"name": "x"}).status_code == 429
+        said = "falling back to in-memory storage"
+        assert any(said in record.getMessage() for record in caplog.records), [
+            record.getMessage() for record in caplog.records
+        ]
