@@ -9,17 +9,19 @@ only stores and enqueues: the consumer (``scorekeeper.worker``, ``make worker``)
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
 import threading
 import time
+from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
 
 from flask import Flask, current_app
 from huey import Huey, MemoryHuey, RedisHuey, SqliteHuey
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.background import work
@@ -27,6 +29,7 @@ from scorekeeper.background.models import Analysis, Status
 from scorekeeper.engine.analysis import OutOfTime
 from scorekeeper.extensions import db
 from scorekeeper.web.columns import utcnow
+from scorekeeper.web.sqlite import one_writer
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +49,8 @@ POLL = 0.05
 EXTENSION = "analysis_queue"
 _BUILDING = threading.Lock()
 TASK = "analysis_task"
+SUBMIT_LOCK = 0x53756563615F51
+"""The PostgreSQL advisory lock submissions take turns at ("Sueca_Q")."""
 
 
 class QueueFull(Exception):
@@ -116,13 +121,45 @@ def client_key(address: str | None) -> str:
 def submit(request: dict[str, Any], client: str) -> Analysis:
     """The analysis of ``request``: the stored one, or a new one queued for ``client``.
 
-    Raises :class:`QueueFull` when there is no room for a new one.
+    Raises :class:`QueueFull` when there is no room for a new one. Submissions take turns (see
+    :func:`_taking_turns`), so the caps hold however many arrive at once.
     """
     key = work.content_key(request)
+    db.session.commit()  # what the request read so far: its turn reads afresh
+    try:
+        with _taking_turns():
+            row, new = _claim(key, request, client)
+    except Exception:
+        db.session.rollback()
+        raise
+    if new:
+        _enqueue(key)
+    return row
+
+
+@contextlib.contextmanager
+def _taking_turns() -> Iterator[None]:
+    """One submission at a time counts the waiting analyses and adds its own.
+
+    A count, then an insert, let a client's concurrent requests all in under its cap. On
+    PostgreSQL a transaction-scoped advisory lock, released at its commit or rollback; on
+    SQLite the queue of the database file's writers (web.sqlite.one_writer), taken before the
+    transaction reads anything."""
+    connection = db.session.connection()
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:lock)"), {"lock": SUBMIT_LOCK})
+        yield
+        return
+    with one_writer(connection):
+        yield
+
+
+def _claim(key: str, request: dict[str, Any], client: str) -> tuple[Analysis, bool]:
+    """The stored analysis of ``key``, or a new one of ``client``'s (True): committed."""
     row = db.session.get(Analysis, key)
     if row is not None and row.status != Status.FAILED:
         _revive(row)
-        return row
+        return row, False
     _check_room(client)
     if row is None:
         row = Analysis(id=key, request=request, client=client, total=work.total(request))
@@ -132,13 +169,12 @@ def submit(request: dict[str, Any], client: str) -> Analysis:
         row.client, row.created_at, row.updated_at = client, utcnow(), utcnow()
     try:
         db.session.commit()
-    except IntegrityError:  # the same content, submitted at the same moment
+    except IntegrityError:  # the same content, submitted at the same moment elsewhere
         db.session.rollback()
         found = db.session.get(Analysis, key)
         assert found is not None
-        return found
-    _enqueue(key)
-    return row
+        return found, False
+    return row, True
 
 
 def _check_room(client: str) -> None:

@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from datetime import timedelta
@@ -277,3 +278,29 @@ def test_a_running_analysis_whose_consumer_died_is_queued_again(
             "best_cards": ["2H", "AS"],
             "complete": True,
         }
+
+
+def test_the_caps_hold_when_a_client_asks_many_at_once(queued_app: Flask) -> None:
+    """Eight analyses asked at the same moment by one client: its cap of 2 lets 2 in.
+
+    A count, then an insert, let more in when the requests raced; each is refused in words,
+    never a 500 (issue 24, item 2)."""
+    firsts = ["AS", "QS", "6S", "5S", "4S", "3S", "2S", "AD"]
+    start = threading.Barrier(len(firsts))
+    answers: dict[str, int] = {}
+
+    def ask(first: str) -> None:
+        client = queued_app.test_client()
+        start.wait()
+        answered = client.post(
+            "/api/v1/analysis", json=hands(first), environ_base={"REMOTE_ADDR": "10.0.0.9"}
+        )
+        answers[first] = answered.status_code
+
+    threads = [threading.Thread(target=ask, args=(first,)) for first in firsts]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    assert sorted(answers.values()) == [202, 202] + [429] * 6, answers
+    assert waiting(queued_app) == 2
