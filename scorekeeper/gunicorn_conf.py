@@ -9,29 +9,16 @@ the access log is on, with the edit keys of edit links taken out of it.
 from __future__ import annotations
 
 import os
-import re
 import signal
 import subprocess
 from typing import TYPE_CHECKING, Any, cast
 
 from gunicorn.glogging import Logger
 
+from scorekeeper.web.logs import redacted
+
 if TYPE_CHECKING:
     from gunicorn.glogging import _AtomsDict  # types-gunicorn's, not gunicorn's
-
-EDIT_LINK = re.compile(r"(/[rgb]/[^/?#\s]+/edit/)[^/?#\s\"]+")
-"""An edit link's path, whose last part is the key that lets a phone change a rubber, a group or a
-bidding game."""
-REDACTED = r"\1[redacted]"
-
-
-def redacted(text: str) -> str:
-    """Return ``text`` with the key of every edit link in it replaced.
-
-    >>> redacted("GET /r/x7Fq/edit/s3cr3t-Key_1?a=b HTTP/1.1")
-    'GET /r/x7Fq/edit/[redacted]?a=b HTTP/1.1'
-    """
-    return EDIT_LINK.sub(REDACTED, text)
 
 
 class RedactingLogger(Logger):

@@ -13,6 +13,7 @@ from scorekeeper.web import (
     errors,
     guard,
     i18n,
+    logs,
     page_cache,
     parsed,
     proxy,
@@ -36,6 +37,7 @@ def init_app(app: Flask) -> None:
     delivery.init_app(app)
     page_cache.init_app(app)
     errors.init_app(app)
+    logs.init_app(app)
     from scorekeeper.web import pwa, views  # noqa: F401  their routes, on bp
 
     app.register_blueprint(bp)

@@ -21,7 +21,7 @@ from scorekeeper import create_app
 from scorekeeper.api import export
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import store
-from tests.support.apps import held_key
+from tests.support.apps import fresh_app, held_key
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 WRONG_KEY = "not-the-edit-key-of-this-rubber-at-all"
@@ -702,3 +702,26 @@ def test_the_fixed_headers_keep_each_answer_whole_whatever_the_order() -> None:
     assert ("Referrer-Policy", "no-referrer") in headers
     assert [name for name, _ in headers].count("Referrer-Policy") == 1
     assert ("Strict-Transport-Security", "max-age=60") in headers
+
+
+def test_the_apps_log_never_holds_an_edit_key(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A view that fails on an edit link's address: its log line names the address, not the key.
+
+    Flask's "Exception on <path>" line carried the key of a rubber's, a group's or a game's edit
+    link (issue 24, item 4)."""
+    key = "s3cr3t-EditKey_0123456789abcdef"
+    with fresh_app(tmp_path / "log.sqlite3", {"SECRET_KEY": "log"}) as app:
+        app.config["PROPAGATE_EXCEPTIONS"] = False  # answered 500 and logged, as in production
+
+        def fails(**_: str) -> str:
+            raise RuntimeError("a view that fails")
+
+        app.add_url_rule("/r/<rubber_id>/edit/<key>/fails", "fails", fails)
+        with caplog.at_level("ERROR"):
+            answer = app.test_client().get(f"/r/abc/edit/{key}/fails")
+        assert answer.status_code == 500
+        logged = "\n".join(record.getMessage() for record in caplog.records)
+        assert "/r/abc/edit/[redacted]/fails" in logged, logged
+        assert key not in caplog.text
