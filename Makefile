@@ -84,7 +84,7 @@ bench: install-test
 # This checkout against BASELINE (a git revision or another checkout's folder), the rubber page
 # and the hand POST in alternate rounds of one run (bench/versions.py). BASELINE is the last main
 # an issue landed on: each closing note of a change to the request path gives these two ratios.
-BASELINE ?= 7a69d48
+BASELINE ?= 648126f
 VERSIONS_ROUNDS ?= 8
 versions: install-test
 	@command -v wrk >/dev/null || { echo "make versions needs wrk: apt-get install wrk"; exit 2; }
