@@ -25,9 +25,6 @@ from scorekeeper.web.forms import Form
 from scorekeeper.web.i18n import select_locale
 from scorekeeper.web.undo import undo_last_hand
 
-KEYS = store.GRANTS.book
-"""Where a phone keeps the edit keys of its games (web.device.remember_key)."""
-
 
 @bp.route("/bidding/new", methods=["GET", "POST"])
 def new_game() -> Any:
@@ -99,7 +96,7 @@ def _start(
         previous_id=previous_id,
         group_id=group_id,
     )
-    remember_key(game.id, key, KEYS)
+    remember_key(game.id, key, store.GRANTS.book)
     return redirect(url_for(".game", game_id=game.id))
 
 
@@ -111,7 +108,7 @@ def game(game_id: str) -> Any:
     game = store.GRANTS.or_404(game_id)
     device = current_device()
     can_edit = store.can_edit(device, game)
-    edit_key = held_key(game.id, KEYS) if can_edit else None
+    edit_key = held_key(game.id, store.GRANTS.book) if can_edit else None
     plain = not request.args and "_flashes" not in session
     if can_edit and "csrf_token" not in session:
         generate_csrf()
@@ -191,7 +188,7 @@ def record_hand(game_id: str) -> Any:
                 names = phrases.seat_names(game.players)
                 flash(phrases.hand_summary(written.state.hands[-1], names), "hand")
             return redirect(url_for(".game", game_id=game.id))
-    return _render(game, form, True, held_key(game.id, KEYS)), 422
+    return _render(game, form, True, held_key(game.id, store.GRANTS.book)), 422
 
 
 def _refusal_on(form: HandForm, error: rules.BiddingError) -> None:

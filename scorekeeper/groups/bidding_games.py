@@ -17,7 +17,6 @@ from scorekeeper.bidding import phrases
 from scorekeeper.bidding import store as bidding_store
 from scorekeeper.bidding.forms import NewGameForm
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
-from scorekeeper.bidding.views import KEYS
 from scorekeeper.engine import bidding as rules
 from scorekeeper.extensions import db
 from scorekeeper.groups import bidding_stats, bp, statistics
@@ -155,5 +154,5 @@ def _start(form: NewGameForm, group: Group) -> Response | None:
     except rules.BiddingError as error:
         form.refuse(error)
         return None
-    remember_key(game.id, key, KEYS)
+    remember_key(game.id, key, bidding_store.GRANTS.book)
     return redirect(url_for("bidding.game", game_id=game.id))

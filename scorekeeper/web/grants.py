@@ -89,14 +89,18 @@ class Granted(Generic[RowT]):
 
         return edit_link
 
+    def _grant_of(self, device: str, row: RowT) -> Any:
+        """The grants table's row that lets ``device`` change ``row``."""
+        found: Any = row
+        dated = {"created_at": found.created_at} if self.dated else {}
+        return self.grants(device=device, **{self.owner: found.id}, **dated)
+
     def create(self, row: RowT, device: str | None) -> None:
         """Store a new row, granted to the device that started it, if any, in one commit."""
-        found: Any = row
         db.session.add(row)
         db.session.flush()  # the grant points at the row
         if device:
-            dated = {"created_at": found.created_at} if self.dated else {}
-            db.session.add(self.grants(device=device, **{self.owner: found.id}, **dated))
+            db.session.add(self._grant_of(device, row))
         db.session.commit()
 
     def grant(self, device: str, row: RowT) -> None:
@@ -104,8 +108,7 @@ class Granted(Generic[RowT]):
         found: Any = row
         if db.session.get(self.grants, (device, found.id)) is not None:
             return
-        dated = {"created_at": found.created_at} if self.dated else {}
-        db.session.add(self.grants(device=device, **{self.owner: found.id}, **dated))
+        db.session.add(self._grant_of(device, row))
         try:
             db.session.commit()
         except IntegrityError:
