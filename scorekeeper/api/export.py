@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import partial
 from typing import Any
@@ -125,8 +126,10 @@ def export_json(group_id: str) -> Response:
     )
 
 
-def _export_file(group_id: str, name: str) -> bytes:
-    """Return the group's export file, its rubbers read in batches."""
+def _export_file(group_id: str, name: str) -> Iterator[bytes]:
+    """Yield the group's export file in parts, its rubbers read in batches.
+
+    A group of thousands of rubbers is never held whole in memory."""
     head = {
         "format": EXPORT_FORMAT,
         "version": 1,
@@ -140,10 +143,8 @@ def _export_file(group_id: str, name: str) -> bytes:
         .options(selectinload(Rubber.hands))
         .execution_options(yield_per=EXPORT_BATCH)
     )
-    parts = [json.dumps(head, ensure_ascii=False)[:-1], ', "rubbers": [']
+    yield (json.dumps(head, ensure_ascii=False)[:-1] + ', "rubbers": [').encode()
     for index, rubber in enumerate(db.session.execute(query).scalars()):
-        parts.append(
-            ("," if index else "") + json.dumps(exported_rubber(rubber), ensure_ascii=False)
-        )
-    parts.append("]}")
-    return "".join(parts).encode()
+        part = json.dumps(exported_rubber(rubber), ensure_ascii=False)
+        yield (("," if index else "") + part).encode()
+    yield b"]}"

@@ -366,7 +366,7 @@ def cross_svg(rubber_id: str) -> Response:
     rubber = rubber_or_404(rubber_id)
     return downloads.send(
         _cross_key(rubber, "cross.svg"),
-        lambda: _cross_file(rubber).encode(),
+        lambda: [_cross_file(rubber).encode()],
         mimetype="image/svg+xml",
         filename=f"sueca-{rubber.id}.svg",
         text=True,
@@ -383,7 +383,7 @@ def cross_png(rubber_id: str) -> Response:
     rubber = rubber_or_404(rubber_id)
     return downloads.send(
         _cross_key(rubber, "cross.png"),
-        lambda: bytes(resvg_py.svg_to_bytes(svg_string=_cross_file(rubber))),
+        lambda: [bytes(resvg_py.svg_to_bytes(svg_string=_cross_file(rubber)))],
         mimetype="image/png",
         filename=f"sueca-{rubber.id}.png",
         text=False,
