@@ -78,11 +78,11 @@ def test_a_body_over_256_kib_is_413_from_nginx_every_time(
         ]
         refused = phone.post(hands, data=big, headers=edit, timeout=10)
         page = phone.post(f"{stack.url}/r/{rubber['id']}", data=big, timeout=10)
-        english = phone.post(
-            hands, data=big, headers={**edit, "Accept-Language": "en"}, timeout=10
-        )
+        english = phone.post(hands, data=big, headers={**edit, "Accept-Language": "en"}, timeout=10)
         # Just under the limit still reaches the app, which takes it.
-        fits = phone.post(hands, data=_padded({"points": [60, 60]}, 256 * 1024), headers=edit, timeout=10)
+        fits = phone.post(
+            hands, data=_padded({"points": [60, 60]}, 256 * 1024), headers=edit, timeout=10
+        )
         # A group's import may be larger: nginx passes it, the app imports it.
         group = phone.post(f"{stack.url}/api/v1/groups", json={"name": "T"}, timeout=10).json()
         keyed = {"X-Group-Key": group["edit_key"], "Content-Type": "application/json"}
@@ -227,4 +227,3 @@ def test_no_edit_key_reaches_nginxs_error_log(stack: Stack) -> None:
     logged = stack.front.access_log.read_text()
     for key in keys:
         assert key not in logged
-
