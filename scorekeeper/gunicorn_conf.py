@@ -47,6 +47,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = 4
 timeout = 30
+# Longer than nginx keeps an idle connection to us (deploy/nginx.conf, keepalive_timeout 60s), so
+# nginx always closes one first: with gunicorn's 2 s, a POST sent on a connection gunicorn was
+# closing was lost, a 502 (nginx sends no POST twice).
+keepalive = 75
 accesslog = "-"
 errorlog = "-"
 logger_class = RedactingLogger
