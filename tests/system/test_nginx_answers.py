@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from scorekeeper import gunicorn_conf
 from scorekeeper.web.security import HEADERS
 from tests.support.servers import Stack, behind_proxy, proxy
 
@@ -239,13 +240,11 @@ def _nginx_upstream_keepalive() -> float:
 
 
 def test_gunicorn_keeps_an_idle_connection_longer_than_nginx_does(stack: Stack) -> None:
-    """nginx must close an idle connection to gunicorn first: a POST it sends on one gunicorn is
-    closing is lost, and nginx never sends a POST twice (a 502, item 9).
+    """nginx must close an idle connection to gunicorn first.
 
-    gunicorn's setting is read from the running server: after 3 s idle (its default kept 2) the
+    A POST it sends on one gunicorn is closing is lost, and nginx never sends a POST twice (a
+    502, item 9). gunicorn's setting is read from the running server: after 3 s idle (its default kept 2) the
     same connection still answers."""
-    from scorekeeper import gunicorn_conf
-
     assert gunicorn_conf.keepalive > _nginx_upstream_keepalive()
     gunicorn = stack.servers[0]
     request = b"GET /api/v1/openapi.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
@@ -262,8 +261,9 @@ def test_gunicorn_keeps_an_idle_connection_longer_than_nginx_does(stack: Stack) 
 
 
 def test_the_https_redirect_names_the_sites_own_host(tmp_path: Path) -> None:
-    """Rendered with its name (render-nginx --name), plain http goes to that name whatever Host a
-    client sends; with none (any name), to the Host asked for (item 11)."""
+    """Rendered with its name (render-nginx --name), plain http goes to that name.
+
+    Whatever Host a client sends; with none (any name), to the Host asked for (item 11)."""
     nowhere = "127.0.0.1:9"  # nothing is passed on: the redirect is nginx's own answer
     with proxy(tmp_path / "named", ["--name", "localhost", nowhere]) as named:
         with requests.Session() as client:
