@@ -14,7 +14,6 @@ import hashlib
 import logging
 import os
 import threading
-import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -38,14 +37,11 @@ DEFAULTS: dict[str, Any] = {
     "ANALYSIS_QUEUE_LIMIT": 20,
     "ANALYSIS_CLIENT_LIMIT": 3,
     "ANALYSIS_BUDGET": 120.0,
-    "ANALYSIS_WAIT": 2.0,
 }
-"""The settings, each also read from the environment; ``ANALYSIS_WAIT`` is how long a request
-waits for its analysis before answering 202 (the web worker only waits, it never computes)."""
+"""The settings, each also read from the environment."""
 QUEUE_FILE = "analysis-queue.sqlite3"
 STALE = 60.0
 """Seconds past its budget after which a running analysis whose consumer died is queued again."""
-POLL = 0.05
 EXTENSION = "analysis_queue"
 _BUILDING = threading.Lock()
 TASK = "analysis_task"
@@ -121,11 +117,17 @@ def client_key(address: str | None) -> str:
 def submit(request: dict[str, Any], client: str) -> Analysis:
     """The analysis of ``request``: the stored one, or a new one queued for ``client``.
 
-    Raises :class:`QueueFull` when there is no room for a new one. Submissions take turns (see
-    :func:`_taking_turns`), so the caps hold however many arrive at once.
+    Raises :class:`QueueFull` when there is no room for a new one. Asking again for one stored
+    is one read by its key; a new one takes its turn (see :func:`_taking_turns`), so the caps
+    hold however many arrive at once. Nothing here waits for the analysis itself.
     """
     key = work.content_key(request)
-    db.session.commit()  # what the request read so far: its turn reads afresh
+    db.session.commit()  # what the request read so far: the row is read afresh
+    found = db.session.get(Analysis, key)
+    if found is not None and found.status != Status.FAILED:
+        _revive(found)
+        return found
+    db.session.rollback()  # the turn's transaction reads nothing before it
     try:
         with _taking_turns():
             row, new = _claim(key, request, client)
@@ -134,6 +136,8 @@ def submit(request: dict[str, Any], client: str) -> Analysis:
         raise
     if new:
         _enqueue(key)
+        if queue_of().immediate:  # tests' memory://: computed already, in a session of its own
+            db.session.refresh(row)
     return row
 
 
@@ -213,15 +217,6 @@ def lookup(key: str) -> Analysis | None:
     row = db.session.get(Analysis, key)
     if row is not None:
         _revive(row)
-    return row
-
-
-def wait(row: Analysis, seconds: float) -> Analysis:
-    """Wait up to ``seconds`` for the consumer to finish ``row``, reading it again."""
-    end = time.monotonic() + seconds
-    while row.status in Status.WAITING and time.monotonic() < end:
-        time.sleep(POLL)
-        db.session.refresh(row)
     return row
 
 

@@ -7,8 +7,10 @@ starts, bounds in time and stops.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -56,7 +58,6 @@ def queued_app(tmp_path: Path) -> Iterator[Flask]:
         "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
         "ANALYSIS_CLIENT_LIMIT": 2,
         "ANALYSIS_QUEUE_LIMIT": 3,
-        "ANALYSIS_WAIT": 0.0,
     }
     with fresh_app(tmp_path / "test.sqlite3", config) as app:
         yield app
@@ -175,7 +176,6 @@ def _environment(tmp_path: Path, url: str) -> dict[str, str]:
         "SECRET_KEY": "test-secret-key",
         "RATELIMIT_ENABLED": "0",
         "WEB_CONCURRENCY": "1",
-        "ANALYSIS_WAIT": "0",
         "PYTHONPATH": str(ROOT),
     }
     env.pop("ANALYSIS_WORKER", None)
@@ -226,9 +226,15 @@ def test_make_serve_runs_a_consumer_beside_the_web_workers(
     tmp_path: Path, environment: dict[str, str]
 ) -> None:
     log = tmp_path / "server.log"
-    server = Gunicorn({**environment, "ANALYSIS_WORKER": "1", "ANALYSIS_WAIT": "20"}, log)
+    server = Gunicorn({**environment, "ANALYSIS_WORKER": "1"}, log)
     server.start()
     try:
+        queued = requests.post(f"{server.url}/api/v1/analysis", json=hands("AS"), timeout=30)
+        # Answered at once, never waited for: 202, or 200 if the consumer was quicker still.
+        assert queued.status_code in (200, 202), queued.text
+        done = finished(queued.json()["status_url"], log)
+        assert done["status"] == "done" and done["result"]["value"] == [28, 11]
+        # Once done, asking again is answered 200 with the result, at once.
         answer = requests.post(f"{server.url}/api/v1/analysis", json=hands("AS"), timeout=30)
         assert answer.status_code == 200, answer.text
         assert answer.json()["value"] == [28, 11]
@@ -304,3 +310,94 @@ def test_the_caps_hold_when_a_client_asks_many_at_once(queued_app: Flask) -> Non
         thread.join(timeout=60)
     assert sorted(answers.values()) == [202, 202] + [429] * 6, answers
     assert waiting(queued_app) == 2
+
+
+# One client asking again and again, while a table records its hands -------------------------
+
+LOOPS = 8
+"""One address's loops re-posting one queued analysis: as many as gunicorn's threads (2 × 4)."""
+LOAD_SECONDS = 5.0
+HAND_EVERY = 0.25
+"""An ordinary table: a hand POST every quarter of a second (issue 24's yardstick)."""
+
+
+def repost(url: str, body: dict[str, Any], until: float, answers: Any) -> None:
+    """``LOOPS`` threads posting ``body`` to ``url`` until ``until`` (time.time()): each status.
+
+    Run in a process of its own, so its threads take nothing from the table's timings."""
+    got: list[int] = []
+
+    def loop() -> None:
+        with requests.Session() as session:
+            while time.time() < until:
+                got.append(session.post(url, json=body, timeout=30).status_code)
+
+    threads = [threading.Thread(target=loop) for _ in range(LOOPS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    answers.put(got)
+
+
+def hand_times(session: requests.Session, url: str, key: str, until: float) -> list[float]:
+    """A table's hands, one every ``HAND_EVERY`` s until ``until`` (time.time()): their times."""
+    times: list[float] = []
+    while time.time() < until:
+        started = time.monotonic()
+        answer = session.post(
+            url, json={"points": [60, 60]}, headers={"X-Edit-Key": key}, timeout=60
+        )
+        took = time.monotonic() - started
+        assert answer.status_code == 201, answer.text
+        times.append(took)
+        time.sleep(max(0.0, HAND_EVERY - took))
+    return times
+
+
+def test_asking_again_for_a_queued_analysis_holds_no_web_thread(tmp_path: Path) -> None:
+    """One address re-posts one queued analysis from 8 loops while a table records hands.
+
+    The production server (2 workers of 4 threads), no consumer, the limits as documented: the
+    table's hand POSTs keep within 3 times their unloaded median, and the repeats get 429
+    (issue 24, item 1)."""
+    with migrated_database(tmp_path / "app.sqlite3") as url:
+        env = {**_environment(tmp_path, url), "RATELIMIT_FACTOR": "1", "WEB_CONCURRENCY": "2"}
+        env.pop("RATELIMIT_ENABLED")
+        server = Gunicorn(env, tmp_path / "server.log")
+        server.start()
+        try:
+            with requests.Session() as table:
+                rubber = table.post(
+                    f"{server.url}/api/v1/rubbers",
+                    json={"rules": {"preset": "online", "games_to_win": 20}},
+                    timeout=10,
+                ).json()
+                hands_url = f"{server.url}/api/v1/rubbers/{rubber['id']}/hands"
+                key = rubber["edit_key"]
+                analysis = f"{server.url}/api/v1/analysis"
+                first = table.post(analysis, json=RECORD, timeout=30)
+                assert first.status_code == 202, first.text
+                assert first.headers["Retry-After"]
+                unloaded = hand_times(table, hands_url, key, time.time() + 3.0)
+                answers: Any = multiprocessing.get_context("spawn").Queue()
+                until = time.time() + 1.5 + LOAD_SECONDS  # the loops' process starts in 1.5 s
+                loops = multiprocessing.get_context("spawn").Process(
+                    target=repost, args=(analysis, RECORD, until, answers)
+                )
+                loops.start()
+                time.sleep(until - LOAD_SECONDS - time.time())
+                loaded = hand_times(table, hands_url, key, until)
+                statuses = answers.get(timeout=60)
+                loops.join(timeout=30)
+        finally:
+            server.stop()
+    before, during = statistics.median(unloaded), statistics.median(loaded)
+    counted = {status: statuses.count(status) for status in sorted(set(statuses))}
+    print(
+        f"\n[hardening] re-posted analysis: {len(statuses)} posts {counted}; hand POST median "
+        f"{before * 1000:.0f} ms unloaded ({len(unloaded)}), {during * 1000:.0f} ms loaded "
+        f"({len(loaded)}), p95 {sorted(loaded)[int(0.95 * (len(loaded) - 1))] * 1000:.0f} ms"
+    )
+    assert during <= 3 * before, (before, during)
+    assert counted.get(429, 0) > 0 and not any(status >= 500 for status in statuses), counted
