@@ -3,8 +3,9 @@
 ``ANALYSIS_QUEUE_URL`` picks huey's storage: unset, the file ``instance/analysis-queue.sqlite3``;
 ``sqlite:////path`` another file; ``redis://...`` a Redis server that several app servers share.
 Analyses waiting (queued or running) are at most ``ANALYSIS_QUEUE_LIMIT`` in all and
-``ANALYSIS_CLIENT_LIMIT`` per client; each runs at most ``ANALYSIS_BUDGET`` seconds. The web side
-only stores and enqueues: the consumer (``scorekeeper.worker``, ``make worker``) computes.
+``ANALYSIS_CLIENT_LIMIT`` per client, and clients take turns (:func:`_turn`); each runs at most
+``ANALYSIS_BUDGET`` seconds. The web side only stores and enqueues: the consumer
+(``scorekeeper.worker``, ``make worker``) computes, the next in turn first.
 """
 
 from __future__ import annotations
@@ -165,12 +166,15 @@ def _claim(key: str, request: dict[str, Any], client: str) -> tuple[Analysis, bo
         _revive(row)
         return row, False
     _check_room(client)
+    turn = _turn(client)
     if row is None:
-        row = Analysis(id=key, request=request, client=client, total=work.total(request))
+        total = work.total(request)
+        row = Analysis(id=key, request=request, client=client, total=total, turn=turn)
         db.session.add(row)
     else:  # a failed one is tried again, as a new one
         row.status, row.error, row.result, row.done = Status.QUEUED, None, None, 0
         row.client, row.created_at, row.updated_at = client, utcnow(), utcnow()
+        row.turn = turn
     try:
         db.session.commit()
     except IntegrityError:  # the same content, submitted at the same moment elsewhere
@@ -189,6 +193,22 @@ def _check_room(client: str) -> None:
         raise QueueFull(True, int(config["ANALYSIS_CLIENT_LIMIT"]))
     if (db.session.scalar(waiting) or 0) >= int(config["ANALYSIS_QUEUE_LIMIT"]):
         raise QueueFull(False, int(config["ANALYSIS_QUEUE_LIMIT"]))
+
+
+def _turn(client: str) -> int:
+    """The turn of ``client``'s new analysis: clients take turns.
+
+    The current turn is the lowest of the analyses waiting (0 when none waits). A client's
+    first waiting analysis takes it, and each next one the turn after its previous one, so
+    every client's first runs before anyone's second, and a newcomer waits behind at most one
+    of each other client's (start-time fair queuing; docs/decisions/analysis.md, "Turns").
+    Called in the submissions' turn, so two of one client never take the same."""
+    waiting = Analysis.status.in_(Status.WAITING)
+    current = db.session.scalar(select(func.min(Analysis.turn)).where(waiting)) or 0
+    last = db.session.scalar(
+        select(func.max(Analysis.turn)).where(waiting, Analysis.client == client)
+    )
+    return current if last is None else max(current, last + 1)
 
 
 def _enqueue(key: str) -> None:
@@ -220,23 +240,21 @@ def lookup(key: str) -> Analysis | None:
     return row
 
 
-def compute(analysis_id: str) -> None:
-    """The task: claim the queued analysis, run it under the budget, store what is known."""
-    claimed = db.session.execute(
-        update(Analysis)
-        .where(Analysis.id == analysis_id, Analysis.status == Status.QUEUED)
-        .values(status=Status.RUNNING, done=0, updated_at=utcnow())
-    )
-    db.session.commit()
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
-        return  # done already, or another consumer has it
-    row = db.session.get(Analysis, analysis_id)
-    assert row is not None
+def compute(analysis_id: str | None = None) -> None:
+    """The task: one turn of the queue, for the next analysis in turn (:func:`next_in_turn`).
+
+    Each queued analysis enqueues one task; ``analysis_id``, the analysis whose queueing
+    enqueued it, runs in this turn only when it is the next in turn. Run it under the budget,
+    store what is known."""
+    row = _claim_next()
+    if row is None:
+        return  # every one is done or taken: this task's analysis ran in an earlier turn
+    key = row.id
 
     def progress(done: int, total: int) -> None:
         db.session.execute(
             update(Analysis)
-            .where(Analysis.id == analysis_id)
+            .where(Analysis.id == key)
             .values(done=done, total=total, updated_at=utcnow())
         )
         db.session.commit()
@@ -248,12 +266,41 @@ def compute(analysis_id: str) -> None:
     except OutOfTime:
         values = {"status": Status.FAILED, "error": work.OUT_OF_TIME}
     except Exception:
-        log.exception("analysis %s failed", analysis_id)
+        log.exception("analysis %s failed", key)
         db.session.rollback()
         values = {"status": Status.FAILED, "error": "crashed"}
     else:
         values = {"status": Status.DONE, "result": result}
     db.session.execute(
-        update(Analysis).where(Analysis.id == analysis_id).values(updated_at=utcnow(), **values)
+        update(Analysis).where(Analysis.id == key).values(updated_at=utcnow(), **values)
     )
     db.session.commit()
+
+
+def next_in_turn() -> str | None:
+    """Return the id of the queued analysis whose turn is next, or None.
+
+    The lowest turn first (see :func:`_turn`), then the earliest asked."""
+    return db.session.scalar(
+        select(Analysis.id)
+        .where(Analysis.status == Status.QUEUED)
+        .order_by(Analysis.turn, Analysis.created_at, Analysis.id)
+        .limit(1)
+    )
+
+
+def _claim_next() -> Analysis | None:
+    """The next analysis in turn, claimed (running), or None when none is queued.
+
+    The claim is ``UPDATE ... WHERE status = 'queued'``: of two consumers choosing the same, one
+    gets it and the other chooses again."""
+    while (key := next_in_turn()) is not None:
+        claimed = db.session.execute(
+            update(Analysis)
+            .where(Analysis.id == key, Analysis.status == Status.QUEUED)
+            .values(status=Status.RUNNING, done=0, updated_at=utcnow())
+        )
+        db.session.commit()
+        if claimed.rowcount == 1:  # type: ignore[attr-defined]
+            return db.session.get(Analysis, key)
+    return None

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import requests
 from flask import Flask
+from sqlalchemy import select
 
 from scorekeeper.background import work
 from scorekeeper.background.models import Analysis, Status
@@ -33,7 +34,7 @@ from scorekeeper.extensions import db
 from scorekeeper.web.columns import utcnow
 from tests.support.apps import fresh_app, migrated_database
 from tests.support.records import FULL_RECORD
-from tests.support.servers import ROOT, Gunicorn, upgrade
+from tests.support.servers import ROOT, Gunicorn, redis_server, upgrade
 
 RECORD = {"trump": "H", "leader": 1, "tricks": FULL_RECORD}
 DONE_WITHIN = 90.0
@@ -401,3 +402,56 @@ def test_asking_again_for_a_queued_analysis_holds_no_web_thread(tmp_path: Path) 
     )
     assert during <= 3 * before, (before, during)
     assert counted.get(429, 0) > 0 and not any(status >= 500 for status in statuses), counted
+
+
+# Turns: no client's analyses wait behind more than one of each other client's -----------------
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def queue_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each storage the app offers for its queue: an SQLite file, or a Redis of the test's own."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'queue.sqlite3'}"
+        return
+    with redis_server(tmp_path) as url:
+        yield url
+
+
+def run_the_queue(app: Flask) -> list[str]:
+    """What a consumer with one worker does: take each task in turn and run it.
+
+    The ids of the analyses in the order they were done."""
+    huey = queue_of(app)
+    order: list[str] = []
+    while (task := huey.dequeue()) is not None:
+        huey.execute(task)
+        with app.app_context():
+            done = db.session.scalars(select(Analysis.id).where(Analysis.status == Status.DONE))
+            order += [key for key in done if key not in order]
+    return order
+
+
+def test_clients_take_turns_in_the_queue(tmp_path: Path, queue_url: str) -> None:
+    """A and B queue 3 analyses each, then C one: C's runs before A's and B's second ones.
+
+    A first-come queue made C wait behind all six (issue 24, item 2)."""
+    config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "ANALYSIS_QUEUE_URL": queue_url}
+    asked = {"A": ["AS", "QS", "6S"], "B": ["5S", "4S", "3S"], "C": ["2S"]}
+    with fresh_app(tmp_path / "test.sqlite3", config) as app:
+        queue_of(app)  # built on the app itself, as the consumer builds it, to run its tasks here
+        client = app.test_client()
+        names: dict[str, str] = {}
+        for name, firsts in asked.items():
+            for number, first in enumerate(firsts, start=1):
+                answer = client.post(
+                    "/api/v1/analysis",
+                    json=hands(first),
+                    environ_base={"REMOTE_ADDR": f"10.0.0.{ord(name)}"},
+                )
+                assert answer.status_code == 202, answer.get_json()
+                names[answer.get_json()["status_url"].rsplit("/", 1)[1]] = f"{name}{number}"
+        order = [names[key] for key in run_the_queue(app)]
+        queue_of(app).storage.close()
+    print(f"\n[hardening] turns ({queue_url.split(':')[0]}): {' '.join(order)}")
+    assert sorted(order) == sorted(names.values())
+    assert order.index("C1") < order.index("A2") and order.index("C1") < order.index("B2"), order
