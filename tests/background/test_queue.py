@@ -34,7 +34,7 @@ from scorekeeper.extensions import db
 from scorekeeper.web.columns import utcnow
 from tests.support.apps import fresh_app, migrated_database
 from tests.support.records import FULL_RECORD
-from tests.support.servers import ROOT, Gunicorn, redis_server, upgrade
+from tests.support.servers import ROOT, Gunicorn, gunicorn_env, redis_server, upgrade
 
 RECORD = {"trump": "H", "leader": 1, "tricks": FULL_RECORD}
 DONE_WITHIN = 90.0
@@ -369,9 +369,14 @@ def test_asking_again_for_a_queued_analysis_holds_no_web_thread(tmp_path: Path) 
     The production server (2 workers of 4 threads), no consumer, the limits as documented: the
     table's hand POSTs keep within 3 times their unloaded median, and the repeats get 429
     (issue 24, item 1)."""
-    with migrated_database(tmp_path / "app.sqlite3") as url:
-        env = {**_environment(tmp_path, url), "RATELIMIT_FACTOR": "1", "WEB_CONCURRENCY": "2"}
-        env.pop("RATELIMIT_ENABLED")
+    with fresh_app(tmp_path / "app.sqlite3", {"SECRET_KEY": "test-secret-key"}) as app:
+        env = {
+            **gunicorn_env(app),
+            "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
+            "RATELIMIT_FACTOR": "1",
+            "WEB_CONCURRENCY": "2",
+        }
+        env.pop("ANALYSIS_WORKER", None)
         server = Gunicorn(env, tmp_path / "server.log")
         server.start()
         try:
