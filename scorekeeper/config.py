@@ -43,8 +43,8 @@ def secret_key(app: Flask) -> str:
 def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     """Fill ``app.config``: the defaults, instance/config.py or the test's mapping, the environment.
 
-    The test's mapping stands in for instance/config.py; then DATABASE_URL, PROXY_COUNT, the
-    RATELIMIT_ settings (ENABLED, STORAGE_URI, FACTOR, KEY_PREFIX) and SECRET_KEY come from the
+    The test's mapping stands in for instance/config.py; then DATABASE_URL, PROXY_COUNT,
+    TRUSTED_HOSTS, the RATELIMIT_ settings (ENABLED, STORAGE_URI, FACTOR, KEY_PREFIX) and SECRET_KEY come from the
     environment (where a test's mapping does not set them)."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
@@ -93,6 +93,10 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     if os.environ.get("PROXY_COUNT", "").strip():
         app.config["PROXY_COUNT"] = os.environ["PROXY_COUNT"].strip()
     app.config["PROXY_COUNT"] = proxy_count(app.config["PROXY_COUNT"])
+    if os.environ.get("TRUSTED_HOSTS", "").strip():
+        app.config["TRUSTED_HOSTS"] = os.environ["TRUSTED_HOSTS"]
+    if isinstance(app.config.get("TRUSTED_HOSTS"), str):
+        app.config["TRUSTED_HOSTS"] = trusted_hosts(app.config["TRUSTED_HOSTS"])
     for name in (
         "RATELIMIT_ENABLED",
         "RATELIMIT_STORAGE_URI",
@@ -116,6 +120,18 @@ def proxy_count(value: object) -> int:
     if not text.isascii() or not text.isdigit() or int(text) > 10:
         raise ValueError(f"PROXY_COUNT must be a whole number from 0 to 10, not {value!r}")
     return int(text)
+
+
+def trusted_hosts(value: str) -> list[str] | None:
+    """TRUSTED_HOSTS, comma-separated, as Flask's list of the hosts a request may name.
+
+    Empty, any host is taken (None). A name starting with a dot takes its subdomains too.
+
+    >>> trusted_hosts("sueca.example, .sueca.example")
+    ['sueca.example', '.sueca.example']
+    """
+    hosts = [host.strip() for host in value.split(",") if host.strip()]
+    return hosts or None
 
 
 def limit_factor(value: object) -> int:

@@ -15,17 +15,23 @@ from typing import TYPE_CHECKING, Any, cast
 
 from gunicorn.glogging import Logger
 
-from scorekeeper.web.logs import redacted
+from scorekeeper.web.logs import NoEditKeys, redacted
 
 if TYPE_CHECKING:
     from gunicorn.glogging import _AtomsDict  # types-gunicorn's, not gunicorn's
 
 
 class RedactingLogger(Logger):
-    """gunicorn's logger, whose access lines never carry an edit key.
+    """gunicorn's logger, whose lines never carry an edit key.
 
-    Not in the request line, the path, the referrer, nor any header or environment value a log
-    format may name."""
+    Not in an access line's request line, path, referrer, nor any header or environment value a
+    log format may name; nor in an error line ("Error handling request <path>") or its
+    traceback."""
+
+    def setup(self, cfg: Any) -> None:
+        super().setup(cfg)
+        if not any(isinstance(kept, NoEditKeys) for kept in self.error_log.filters):
+            self.error_log.addFilter(NoEditKeys())
 
     def atoms(self, resp: Any, req: Any, environ: Any, request_time: Any) -> _AtomsDict:
         atoms = super().atoms(resp, req, environ, request_time)
@@ -41,6 +47,10 @@ workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
 worker_class = "gthread"
 threads = 4
 timeout = 30
+# Longer than nginx keeps an idle connection to us (deploy/nginx.conf, keepalive_timeout 60s), so
+# nginx always closes one first: with gunicorn's 2 s, a POST sent on a connection gunicorn was
+# closing was lost, a 502 (nginx sends no POST twice).
+keepalive = 75
 accesslog = "-"
 errorlog = "-"
 logger_class = RedactingLogger

@@ -102,7 +102,6 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Flask]:
         "RATELIMIT_ENABLED": False,
         # The analyses' queue beside the database, with no consumer: a POST answers 202 at once.
         "ANALYSIS_QUEUE_URL": f"sqlite:///{folder / 'queue.sqlite3'}",
-        "ANALYSIS_WAIT": 0.0,
     }
     with fresh_app(folder / "test.sqlite3", config) as app:
         yield app

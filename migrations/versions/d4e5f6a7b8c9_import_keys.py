@@ -4,7 +4,7 @@ An import sent with a key answers, when sent again with the same file, every rub
 under that key (issue 24, item 5): the key, a hash of its file and the rubbers it made.
 
 Revision ID: d4e5f6a7b8c9
-Revises: a7c3e9d41b20
+Revises: e8a4c2f7b913
 Create Date: 2026-12-02 10:00:00.000000
 
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'd4e5f6a7b8c9'
-down_revision = 'a7c3e9d41b20'
+down_revision = 'e8a4c2f7b913'
 branch_labels = None
 depends_on = None
 

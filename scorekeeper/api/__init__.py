@@ -15,19 +15,30 @@ bp = Blueprint("api", __name__, url_prefix=PREFIX)
 for _part in PARTS:
     bp.register_blueprint(_part)
 errors.init_blueprint(bp, PREFIX)
+TAKE_JSON = frozenset(
+    f"{bp.name}.{operation.endpoint}"
+    for part in PARTS
+    for operation in getattr(part, "operations", ())
+    if operation.body is not None and operation.method in ("post", "put", "patch")
+)
+"""The endpoints of the writes that take a body: each must say JSON, even with none sent."""
 
 
 @bp.before_request
 def _json_only() -> Response | None:
-    """415 for a body that is not declared JSON.
+    """415 for a body that is not declared JSON, or a write that takes one and does not say JSON.
 
-    A web page can make a visitor's browser send ``text/plain`` anywhere without asking, never
-    ``application/json`` to another site (docs/decisions/api.md, "JSON only")."""
+    A web page can make a visitor's browser send ``text/plain``, or a POST with no body and no
+    type, anywhere without asking, never ``application/json`` to another site
+    (docs/decisions/api.md, "JSON only"). A DELETE cannot be sent so: its body, when it has one,
+    must be JSON."""
+    if request.mimetype == "application/json":
+        return None
     has_body = (
         bool(request.content_length)
         or "chunked" in request.headers.get("Transfer-Encoding", "").lower()
     )
-    if not has_body or request.mimetype == "application/json":
+    if not has_body and request.endpoint not in TAKE_JSON:
         return None
     response = jsonify(
         error=_("Send the body as JSON, with the header Content-Type: application/json."),

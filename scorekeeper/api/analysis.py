@@ -1,15 +1,15 @@
 """The exact analysis of API.md: ``POST /analysis`` queues it, ``GET /analysis/<id>`` follows it.
 
 A record is verified here (cheap) and refused with its problem; the analysis itself runs in
-the consumer (``scorekeeper/background/``), never in the web worker, which at most waits
-``ANALYSIS_WAIT`` seconds for it before answering 202.
+the consumer (``scorekeeper/background/``), never in the web worker, which never waits for it:
+200 with the result when it is stored done, else 202 at once (docs/decisions/analysis.md).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Response, current_app, jsonify, request, url_for
+from flask import Response, jsonify, request, url_for
 from flask_babel import gettext as _
 
 from scorekeeper import engine
@@ -37,7 +37,8 @@ QUEUED = {202: ("Queued: follow status_url.", AnalysisQueued)}
 NOT_ANALYSABLE = "A record that does not verify (revoke, repeated card, wrong sizes), or bad hands."
 ANALYSIS_REFUSED = {
     **refusals(refused=NOT_ANALYSABLE),
-    429: "This client already has as many analyses waiting as it may.",
+    429: "Too many analyses: this client already has as many waiting as it may "
+    "(too_many_analyses), or has asked too often (rate_limited, with Retry-After).",
     503: "The queue is full.",
 }
 """How an analysis can be refused."""
@@ -45,7 +46,7 @@ ANALYSIS_REFUSED = {
 
 @bp.operation("POST /analysis", "analyse")
 @bp.takes(AnalysisInput)
-@bp.answers(200, "The result, ready within the request.", AnalysisResult, QUEUED, ANALYSIS_REFUSED)
+@bp.answers(200, "The result, already done.", AnalysisResult, QUEUED, ANALYSIS_REFUSED)
 def analyse() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
     """The exact (double-dummy) value of a record or of open hands, best play by all."""
     given = AnalysisInput.read(json_body())
@@ -57,7 +58,6 @@ def analyse() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
         code = "too_many_analyses" if full.mine else "queue_full"
         message = wording.analysis_queue_full(full.mine, full.limit)
         raise ApiError(status, message, None, code) from None
-    row = queue.wait(row, float(current_app.config["ANALYSIS_WAIT"]))
     location = url_for("api.analysis.analysis_status", analysis_id=row.id, _external=True)
     if row.status == Status.DONE and row.result is not None:
         return jsonify({**row.result, "status_url": location}), 200

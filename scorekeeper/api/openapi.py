@@ -162,14 +162,14 @@ def _refusals_of_every_part(
             if "requestBody" in operation:
                 responses.setdefault("415", _response(415, NOT_JSON))
             if (method, path) in limited:
-                answer = _response(429, RATE_LIMITED)
+                # An operation that declares a 429 of its own (the analyses' cap) keeps its words.
+                answer = responses.setdefault("429", _response(429, RATE_LIMITED))
                 answer["headers"] = {
                     "Retry-After": {
                         "description": "Seconds until the count allows another.",
                         "schema": {"type": "integer", "minimum": 1},
                     }
                 }
-                responses.setdefault("429", answer)
             operation["responses"] = dict(sorted(responses.items()))
 
 

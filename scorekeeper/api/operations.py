@@ -35,7 +35,10 @@ CONFLICT = (
     "the edit would end the rubber early, or no hand to undo."
 )
 TOO_LARGE = "The request is too large."
-NOT_JSON = "The body is not declared JSON (Content-Type: application/json)."
+NOT_JSON = (
+    "The body is not declared JSON (Content-Type: application/json); a POST or PUT declares it "
+    "even with no body."
+)
 RATE_LIMITED = (
     "Too many creations from this address: the sentence says to wait, Retry-After for how many "
     "seconds."

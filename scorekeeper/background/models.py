@@ -37,6 +37,8 @@ class Analysis(Model):
     status: Mapped[str] = mapped_column(String(10), default=Status.QUEUED)
     client: Mapped[str] = mapped_column(String(KEY_LENGTH))
     """A hash of the address that asked for it, for the bound per client."""
+    turn: Mapped[int] = mapped_column(default=0, server_default="0")
+    """Its place in the queue's turns: the consumer runs the lowest first (queue.next_in_turn)."""
     done: Mapped[int] = mapped_column(default=0)
     total: Mapped[int] = mapped_column(default=1)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON)

@@ -3,8 +3,9 @@
 ``ANALYSIS_QUEUE_URL`` picks huey's storage: unset, the file ``instance/analysis-queue.sqlite3``;
 ``sqlite:////path`` another file; ``redis://...`` a Redis server that several app servers share.
 Analyses waiting (queued or running) are at most ``ANALYSIS_QUEUE_LIMIT`` in all and
-``ANALYSIS_CLIENT_LIMIT`` per client; each runs at most ``ANALYSIS_BUDGET`` seconds. The web side
-only stores and enqueues: the consumer (``scorekeeper.worker``, ``make worker``) computes.
+``ANALYSIS_CLIENT_LIMIT`` per client, and clients take turns (:func:`_turn`); each runs at most
+``ANALYSIS_BUDGET`` seconds. The web side only stores and enqueues: the consumer
+(``scorekeeper.worker``, ``make worker``) computes, the next in turn first.
 """
 
 from __future__ import annotations
@@ -14,7 +15,6 @@ import hashlib
 import logging
 import os
 import threading
-import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -38,14 +38,11 @@ DEFAULTS: dict[str, Any] = {
     "ANALYSIS_QUEUE_LIMIT": 20,
     "ANALYSIS_CLIENT_LIMIT": 3,
     "ANALYSIS_BUDGET": 120.0,
-    "ANALYSIS_WAIT": 2.0,
 }
-"""The settings, each also read from the environment; ``ANALYSIS_WAIT`` is how long a request
-waits for its analysis before answering 202 (the web worker only waits, it never computes)."""
+"""The settings, each also read from the environment."""
 QUEUE_FILE = "analysis-queue.sqlite3"
 STALE = 60.0
 """Seconds past its budget after which a running analysis whose consumer died is queued again."""
-POLL = 0.05
 EXTENSION = "analysis_queue"
 _BUILDING = threading.Lock()
 TASK = "analysis_task"
@@ -121,11 +118,17 @@ def client_key(address: str | None) -> str:
 def submit(request: dict[str, Any], client: str) -> Analysis:
     """The analysis of ``request``: the stored one, or a new one queued for ``client``.
 
-    Raises :class:`QueueFull` when there is no room for a new one. Submissions take turns (see
-    :func:`_taking_turns`), so the caps hold however many arrive at once.
+    Raises :class:`QueueFull` when there is no room for a new one. Asking again for one stored
+    is one read by its key; a new one takes its turn (see :func:`_taking_turns`), so the caps
+    hold however many arrive at once. Nothing here waits for the analysis itself.
     """
     key = work.content_key(request)
-    db.session.commit()  # what the request read so far: its turn reads afresh
+    db.session.commit()  # what the request read so far: the row is read afresh
+    found = db.session.get(Analysis, key)
+    if found is not None and found.status != Status.FAILED:
+        _revive(found)
+        return found
+    db.session.rollback()  # the turn's transaction reads nothing before it
     try:
         with _taking_turns():
             row, new = _claim(key, request, client)
@@ -134,6 +137,8 @@ def submit(request: dict[str, Any], client: str) -> Analysis:
         raise
     if new:
         _enqueue(key)
+        if queue_of().immediate:  # tests' memory://: computed already, in a session of its own
+            db.session.refresh(row)
     return row
 
 
@@ -161,12 +166,15 @@ def _claim(key: str, request: dict[str, Any], client: str) -> tuple[Analysis, bo
         _revive(row)
         return row, False
     _check_room(client)
+    turn = _turn(client)
     if row is None:
-        row = Analysis(id=key, request=request, client=client, total=work.total(request))
+        total = work.total(request)
+        row = Analysis(id=key, request=request, client=client, total=total, turn=turn)
         db.session.add(row)
     else:  # a failed one is tried again, as a new one
         row.status, row.error, row.result, row.done = Status.QUEUED, None, None, 0
         row.client, row.created_at, row.updated_at = client, utcnow(), utcnow()
+        row.turn = turn
     try:
         db.session.commit()
     except IntegrityError:  # the same content, submitted at the same moment elsewhere
@@ -185,6 +193,22 @@ def _check_room(client: str) -> None:
         raise QueueFull(True, int(config["ANALYSIS_CLIENT_LIMIT"]))
     if (db.session.scalar(waiting) or 0) >= int(config["ANALYSIS_QUEUE_LIMIT"]):
         raise QueueFull(False, int(config["ANALYSIS_QUEUE_LIMIT"]))
+
+
+def _turn(client: str) -> int:
+    """The turn of ``client``'s new analysis: clients take turns.
+
+    The current turn is the lowest of the analyses waiting (0 when none waits). A client's
+    first waiting analysis takes it, and each next one the turn after its previous one, so
+    every client's first runs before anyone's second, and a newcomer waits behind at most one
+    of each other client's (start-time fair queuing; docs/decisions/analysis.md, "Turns").
+    Called in the submissions' turn, so two of one client never take the same."""
+    waiting = Analysis.status.in_(Status.WAITING)
+    current = db.session.scalar(select(func.min(Analysis.turn)).where(waiting)) or 0
+    last = db.session.scalar(
+        select(func.max(Analysis.turn)).where(waiting, Analysis.client == client)
+    )
+    return current if last is None else max(current, last + 1)
 
 
 def _enqueue(key: str) -> None:
@@ -216,32 +240,21 @@ def lookup(key: str) -> Analysis | None:
     return row
 
 
-def wait(row: Analysis, seconds: float) -> Analysis:
-    """Wait up to ``seconds`` for the consumer to finish ``row``, reading it again."""
-    end = time.monotonic() + seconds
-    while row.status in Status.WAITING and time.monotonic() < end:
-        time.sleep(POLL)
-        db.session.refresh(row)
-    return row
+def compute(analysis_id: str | None = None) -> None:
+    """The task: one turn of the queue, for the next analysis in turn (:func:`next_in_turn`).
 
-
-def compute(analysis_id: str) -> None:
-    """The task: claim the queued analysis, run it under the budget, store what is known."""
-    claimed = db.session.execute(
-        update(Analysis)
-        .where(Analysis.id == analysis_id, Analysis.status == Status.QUEUED)
-        .values(status=Status.RUNNING, done=0, updated_at=utcnow())
-    )
-    db.session.commit()
-    if claimed.rowcount != 1:  # type: ignore[attr-defined]
-        return  # done already, or another consumer has it
-    row = db.session.get(Analysis, analysis_id)
-    assert row is not None
+    Each queued analysis enqueues one task; ``analysis_id``, the analysis whose queueing
+    enqueued it, runs in this turn only when it is the next in turn. Run it under the budget,
+    store what is known."""
+    row = _claim_next()
+    if row is None:
+        return  # every one is done or taken: this task's analysis ran in an earlier turn
+    key = row.id
 
     def progress(done: int, total: int) -> None:
         db.session.execute(
             update(Analysis)
-            .where(Analysis.id == analysis_id)
+            .where(Analysis.id == key)
             .values(done=done, total=total, updated_at=utcnow())
         )
         db.session.commit()
@@ -253,12 +266,41 @@ def compute(analysis_id: str) -> None:
     except OutOfTime:
         values = {"status": Status.FAILED, "error": work.OUT_OF_TIME}
     except Exception:
-        log.exception("analysis %s failed", analysis_id)
+        log.exception("analysis %s failed", key)
         db.session.rollback()
         values = {"status": Status.FAILED, "error": "crashed"}
     else:
         values = {"status": Status.DONE, "result": result}
     db.session.execute(
-        update(Analysis).where(Analysis.id == analysis_id).values(updated_at=utcnow(), **values)
+        update(Analysis).where(Analysis.id == key).values(updated_at=utcnow(), **values)
     )
     db.session.commit()
+
+
+def next_in_turn() -> str | None:
+    """Return the id of the queued analysis whose turn is next, or None.
+
+    The lowest turn first (see :func:`_turn`), then the earliest asked."""
+    return db.session.scalar(
+        select(Analysis.id)
+        .where(Analysis.status == Status.QUEUED)
+        .order_by(Analysis.turn, Analysis.created_at, Analysis.id)
+        .limit(1)
+    )
+
+
+def _claim_next() -> Analysis | None:
+    """The next analysis in turn, claimed (running), or None when none is queued.
+
+    The claim is ``UPDATE ... WHERE status = 'queued'``: of two consumers choosing the same, one
+    gets it and the other chooses again."""
+    while (key := next_in_turn()) is not None:
+        claimed = db.session.execute(
+            update(Analysis)
+            .where(Analysis.id == key, Analysis.status == Status.QUEUED)
+            .values(status=Status.RUNNING, done=0, updated_at=utcnow())
+        )
+        db.session.commit()
+        if claimed.rowcount == 1:  # type: ignore[attr-defined]
+            return db.session.get(Analysis, key)
+    return None

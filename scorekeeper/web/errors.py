@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from flask import Flask, current_app, jsonify, render_template, request
+from flask.globals import request_ctx
 from flask.sansio.app import App
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
@@ -54,6 +55,8 @@ def answer_routing_errors(app: App, prefix: str, answer: Callable[[HTTPException
 
 
 def handle_http_error(error: HTTPException) -> Any:
+    if request_ctx.url_adapter is None:
+        return _unbound_host(error)
     path = request.path
     for prefix, answer in current_app.extensions.get("routing_errors", ()):
         if path == prefix or path.startswith(prefix + "/"):
@@ -63,6 +66,23 @@ def handle_http_error(error: HTTPException) -> Any:
     if request.path.startswith("/api/"):
         return jsonify(error=message, field=None, code=f"http_{code}"), code
     return render_template("error.html", title=title, message=message), code
+
+
+def _unbound_host(error: HTTPException) -> Any:
+    """400 for a request whose Host is no address, or not one of ``TRUSTED_HOSTS``.
+
+    No address of the app can be built for it (Flask could not bind its routes to that host),
+    so the answer is a sentence alone: plain text, or the API's error."""
+    message = _(
+        "The request names a site (its Host) that this server does not answer for. Check the "
+        "address."
+    )
+    if request.path.startswith("/api/"):
+        return jsonify(error=message, field=None, code="bad_host"), error.code or 400
+    title = _("Bad request")
+    response = current_app.response_class(f"{title}\n\n{message}\n", mimetype="text/plain")
+    response.status_code = error.code or 400
+    return response
 
 
 def unavailable(error: Exception) -> bool:

@@ -1,7 +1,7 @@
-"""Rate limits on what creates.
+"""Rate limits on what creates, and on asking for analyses.
 
-Rubbers, groups, bidding games and imports, per client address, applied by endpoint here so the
-views need not know (docs/decisions/limits.md, "Rate limits")."""
+Rubbers, groups, bidding games, imports and the analyses' POSTs, per client address, applied by
+endpoint here so the views need not know (docs/decisions/limits.md, "Rate limits")."""
 
 from __future__ import annotations
 
@@ -21,6 +21,9 @@ RUBBERS = "30/minute;300/hour"
 """A table starts a rubber every quarter of an hour or so; a café's phones share one address."""
 GROUPS = "10/minute;60/hour"
 IMPORTS = "5/minute;30/hour"
+ANALYSES = "20/minute;300/hour"
+"""A table asks for a hand's analysis every few minutes at most; asking again for one queued is
+answered at once, so a phone has no reason to repeat it (docs/decisions/limits.md)."""
 
 LIMITS: dict[str, tuple[str, str]] = {
     # endpoint: (scope, limit); endpoints of one scope share their count.
@@ -36,9 +39,13 @@ LIMITS: dict[str, tuple[str, str]] = {
     "groups.new_bidding_game": ("bidding", RUBBERS),
     "api.bidding.create_game": ("bidding", RUBBERS),
     "api.groups.import_group": ("imports", IMPORTS),
+    "api.analysis.analyse": ("analyses", ANALYSES),
+    "cards.start_analysis": ("analyses", ANALYSES),
+    "cards.analyse": ("analyses", ANALYSES),
 }
-"""Every creation, by the HTML forms and by the API. An endpoint named here that the app does not
-have stops create_app (a KeyError), so a renamed view cannot slip out of its limit."""
+"""Every creation and every POST that queues an analysis, by the HTML forms and by the API. An
+endpoint named here that the app does not have stops create_app (a KeyError), so a renamed view
+cannot slip out of its limit."""
 
 DOWNLOADS = "30/minute;300/hour"
 """Heavy reads (issue 24, item 7): a group's export, a rubber's CSV, a cross's files. Kept per
@@ -67,13 +74,20 @@ def _configured(limit: str) -> Callable[[], str]:
     return lambda: scaled(limit, current_app.config["RATELIMIT_FACTOR"])
 
 
-def too_many(error: RateLimitExceeded) -> Any:
-    """429 with a sentence: the API's error body under /api/, a page elsewhere."""
-    message = _(
+def _sentence() -> str:
+    """What a 429 says: what was asked too often."""
+    if request.endpoint in READS:
+        return _("Too many downloads from this address: wait a minute and try again.")
+    if LIMITS.get(request.endpoint or "", ("", ""))[0] == "analyses":
+        return _("Too many analyses asked for from this address: wait a minute and try again.")
+    return _(
         "Too many new rubbers, groups or imports from this address: wait a minute and try again."
     )
-    if request.endpoint in READS:
-        message = _("Too many downloads from this address: wait a minute and try again.")
+
+
+def too_many(error: RateLimitExceeded) -> Any:
+    """429 with a sentence: the API's error body under /api/, a page elsewhere."""
+    message = _sentence()
     response: Response | str
     if request.path.startswith("/api/"):
         response = jsonify(error=message, field=None, code="rate_limited")

@@ -29,12 +29,20 @@ def redacted(text: str) -> str:
 
 
 class NoEditKeys(logging.Filter):
-    """A filter that takes edit keys out of a record's message, its arguments filled in."""
+    """A filter that takes edit keys out of a record.
+
+    Out of its message, its arguments filled in, and of the traceback it carries (an exception's
+    own message may name the address)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
         if EDIT_LINK.search(message):
             record.msg, record.args = redacted(message), None
+        if record.exc_info and not record.exc_text:
+            # Formatters use exc_text when it is set, rather than formatting the exception again.
+            record.exc_text = redacted(logging.Formatter().formatException(record.exc_info))
+        if record.stack_info:
+            record.stack_info = redacted(record.stack_info)
         return True
 
 

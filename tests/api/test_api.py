@@ -198,7 +198,7 @@ def test_create_with_every_field(client: FlaskClient) -> None:
 
 
 def test_create_with_an_empty_body_and_null_players(client: FlaskClient) -> None:
-    response = client.post("/api/v1/rubbers")
+    response = client.post("/api/v1/rubbers", content_type="application/json")
     assert response.status_code == 201
     assert response.get_json()["teams"] == ["Nós", "Eles"]
     assert create(client, {"players": None})["players"] is None

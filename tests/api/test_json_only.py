@@ -44,3 +44,26 @@ def test_json_with_a_charset_and_bodiless_writes_pass(client: FlaskClient) -> No
         f"/api/v1/rubbers/{rubber['id']}/hands/last", headers={"X-Edit-Key": rubber["edit_key"]}
     )
     assert undo.status_code == 409  # no hand to undo: the body check let it through
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", None])
+@pytest.mark.parametrize("path", ["/api/v1/rubbers", "/api/v1/groups", "/api/v1/bidding"])
+def test_a_bodiless_write_that_takes_a_body_must_say_json(
+    app: Flask, client: FlaskClient, path: str, content_type: str | None
+) -> None:
+    """Another site's page may POST nothing, as text/plain or with no type, without asking.
+
+    Before, the check skipped an empty body, and an empty POST from anywhere started a rubber."""
+    before = snapshot(app)
+    headers = {"Origin": "https://elsewhere.example"}
+    if content_type:
+        headers["Content-Type"] = content_type
+    answer = client.post(path, data=b"", headers=headers)
+    assert answer.status_code == 415, answer.get_data(as_text=True)[:200]
+    assert answer.get_json()["code"] == "not_json"
+    assert snapshot(app) == before
+
+
+def test_an_empty_json_write_still_starts_a_rubber(client: FlaskClient) -> None:
+    made = client.post("/api/v1/rubbers", data=b"", content_type="application/json")
+    assert made.status_code == 201

@@ -47,17 +47,13 @@ def test_every_operation_with_a_body_lists_415_and_answers_it(app: Flask) -> Non
             assert "415" not in operation["responses"], (method, path)
 
 
-QUEUE_LIMITED = {("post", "/api/v1/analysis")}
-"""Refused with 429 by its own bound (analyses waiting per client), not by Flask-Limiter."""
-
-
 def test_every_limited_operation_lists_429(app: Flask) -> None:
     """Read from the app's own routes: a limited endpoint the document left out fails here."""
     limited = set()
     for rule in app.url_map.iter_rules():
         if rule.endpoint in LIMITS and rule.rule.startswith("/api/"):
             limited.add(("post", PLACEHOLDER.sub(r"{\1}", rule.rule)))
-    assert len(limited) == 4, limited  # rubbers, groups, bidding games, imports
+    assert len(limited) == 5, limited  # rubbers, groups, bidding games, imports, analyses
     for method, path, operation in operations():
         responses = operation["responses"]
         if (method, path) in limited:
@@ -65,8 +61,6 @@ def test_every_limited_operation_lists_429(app: Flask) -> None:
                 "$ref": "#/components/schemas/Error"
             }
             assert responses["429"]["headers"]["Retry-After"]["schema"]["type"] == "integer"
-        elif (method, path) in QUEUE_LIMITED:
-            assert "429" in responses, (method, path)
         else:
             assert "429" not in responses, (method, path)
 

@@ -7,8 +7,10 @@ starts, bounds in time and stops.
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import signal
+import statistics
 import subprocess
 import sys
 import threading
@@ -21,6 +23,7 @@ from typing import Any
 import pytest
 import requests
 from flask import Flask
+from sqlalchemy import select
 
 from scorekeeper.background import work
 from scorekeeper.background.models import Analysis, Status
@@ -31,7 +34,7 @@ from scorekeeper.extensions import db
 from scorekeeper.web.columns import utcnow
 from tests.support.apps import fresh_app, migrated_database
 from tests.support.records import FULL_RECORD
-from tests.support.servers import ROOT, Gunicorn, upgrade
+from tests.support.servers import ROOT, Gunicorn, gunicorn_env, redis_server, upgrade
 
 RECORD = {"trump": "H", "leader": 1, "tricks": FULL_RECORD}
 DONE_WITHIN = 90.0
@@ -56,7 +59,6 @@ def queued_app(tmp_path: Path) -> Iterator[Flask]:
         "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
         "ANALYSIS_CLIENT_LIMIT": 2,
         "ANALYSIS_QUEUE_LIMIT": 3,
-        "ANALYSIS_WAIT": 0.0,
     }
     with fresh_app(tmp_path / "test.sqlite3", config) as app:
         yield app
@@ -175,7 +177,6 @@ def _environment(tmp_path: Path, url: str) -> dict[str, str]:
         "SECRET_KEY": "test-secret-key",
         "RATELIMIT_ENABLED": "0",
         "WEB_CONCURRENCY": "1",
-        "ANALYSIS_WAIT": "0",
         "PYTHONPATH": str(ROOT),
     }
     env.pop("ANALYSIS_WORKER", None)
@@ -226,9 +227,15 @@ def test_make_serve_runs_a_consumer_beside_the_web_workers(
     tmp_path: Path, environment: dict[str, str]
 ) -> None:
     log = tmp_path / "server.log"
-    server = Gunicorn({**environment, "ANALYSIS_WORKER": "1", "ANALYSIS_WAIT": "20"}, log)
+    server = Gunicorn({**environment, "ANALYSIS_WORKER": "1"}, log)
     server.start()
     try:
+        queued = requests.post(f"{server.url}/api/v1/analysis", json=hands("AS"), timeout=30)
+        # Answered at once, never waited for: 202, or 200 if the consumer was quicker still.
+        assert queued.status_code in (200, 202), queued.text
+        done = finished(queued.json()["status_url"], log)
+        assert done["status"] == "done" and done["result"]["value"] == [28, 11]
+        # Once done, asking again is answered 200 with the result, at once.
         answer = requests.post(f"{server.url}/api/v1/analysis", json=hands("AS"), timeout=30)
         assert answer.status_code == 200, answer.text
         assert answer.json()["value"] == [28, 11]
@@ -304,3 +311,159 @@ def test_the_caps_hold_when_a_client_asks_many_at_once(queued_app: Flask) -> Non
         thread.join(timeout=60)
     assert sorted(answers.values()) == [202, 202] + [429] * 6, answers
     assert waiting(queued_app) == 2
+
+
+# One client asking again and again, while a table records its hands -------------------------
+
+LOOPS = 8
+"""One address's loops re-posting one queued analysis: as many as gunicorn's threads (2 × 4)."""
+REPOST_EVERY = 0.1
+"""10 a second per loop, 80 in all: 4 times the limit's minute every second. Faster, the loops
+measure how two shared cores share out a flood of 429s (docs/hardening.md), the proxy's to
+bound per address, not a thread held."""
+LOAD_SECONDS = 5.0
+HAND_EVERY = 0.25
+"""An ordinary table: a hand POST every quarter of a second (issue 24's yardstick)."""
+
+
+def repost(url: str, body: dict[str, Any], until: float, answers: Any) -> None:
+    """``LOOPS`` threads posting ``body`` to ``url`` until ``until`` (time.time()): each status.
+
+    Run in a process of its own, so its threads take nothing from the table's timings. Each
+    loop asks again as soon as it is answered, at most every ``REPOST_EVERY`` s."""
+    got: list[int] = []
+
+    def loop() -> None:
+        with requests.Session() as session:
+            while time.time() < until:
+                started = time.monotonic()
+                got.append(session.post(url, json=body, timeout=30).status_code)
+                time.sleep(max(0.0, REPOST_EVERY - (time.monotonic() - started)))
+
+    threads = [threading.Thread(target=loop) for _ in range(LOOPS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    answers.put(got)
+
+
+def hand_times(session: requests.Session, url: str, key: str, until: float) -> list[float]:
+    """A table's hands, one every ``HAND_EVERY`` s until ``until`` (time.time()): their times."""
+    times: list[float] = []
+    while time.time() < until:
+        started = time.monotonic()
+        answer = session.post(
+            url, json={"points": [60, 60]}, headers={"X-Edit-Key": key}, timeout=60
+        )
+        took = time.monotonic() - started
+        assert answer.status_code == 201, answer.text
+        times.append(took)
+        time.sleep(max(0.0, HAND_EVERY - took))
+    return times
+
+
+def test_asking_again_for_a_queued_analysis_holds_no_web_thread(tmp_path: Path) -> None:
+    """One address re-posts one queued analysis from 8 loops (80 a second) while a table plays.
+
+    The production server (2 workers of 4 threads), no consumer, the limits as documented: the
+    table's hand POSTs keep within 3 times their unloaded median, and the repeats get 429
+    (issue 24, item 1)."""
+    with fresh_app(tmp_path / "app.sqlite3", {"SECRET_KEY": "test-secret-key"}) as app:
+        env = {
+            **gunicorn_env(app),
+            "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
+            "RATELIMIT_FACTOR": "1",
+            "WEB_CONCURRENCY": "2",
+        }
+        env.pop("ANALYSIS_WORKER", None)
+        server = Gunicorn(env, tmp_path / "server.log")
+        server.start()
+        try:
+            with requests.Session() as table:
+                rubber = table.post(
+                    f"{server.url}/api/v1/rubbers",
+                    json={"rules": {"preset": "online", "games_to_win": 20}},
+                    timeout=10,
+                ).json()
+                hands_url = f"{server.url}/api/v1/rubbers/{rubber['id']}/hands"
+                key = rubber["edit_key"]
+                analysis = f"{server.url}/api/v1/analysis"
+                first = table.post(analysis, json=RECORD, timeout=30)
+                assert first.status_code == 202, first.text
+                assert first.headers["Retry-After"]
+                unloaded = hand_times(table, hands_url, key, time.time() + 3.0)
+                answers: Any = multiprocessing.get_context("spawn").Queue()
+                until = time.time() + 1.5 + LOAD_SECONDS  # the loops' process starts in 1.5 s
+                loops = multiprocessing.get_context("spawn").Process(
+                    target=repost, args=(analysis, RECORD, until, answers)
+                )
+                loops.start()
+                time.sleep(until - LOAD_SECONDS - time.time())
+                loaded = hand_times(table, hands_url, key, until)
+                statuses = answers.get(timeout=60)
+                loops.join(timeout=30)
+        finally:
+            server.stop()
+    before, during = statistics.median(unloaded), statistics.median(loaded)
+    counted = {status: statuses.count(status) for status in sorted(set(statuses))}
+    print(
+        f"\n[hardening] re-posted analysis: {len(statuses)} posts {counted}; hand POST median "
+        f"{before * 1000:.0f} ms unloaded ({len(unloaded)}), {during * 1000:.0f} ms loaded "
+        f"({len(loaded)}), p95 {sorted(loaded)[int(0.95 * (len(loaded) - 1))] * 1000:.0f} ms"
+    )
+    assert during <= 3 * before, (before, during)
+    assert counted.get(429, 0) > 0 and not any(status >= 500 for status in statuses), counted
+
+
+# Turns: no client's analyses wait behind more than one of each other client's -----------------
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def queue_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """Each storage the app offers for its queue: an SQLite file, or a Redis of the test's own."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'queue.sqlite3'}"
+        return
+    with redis_server(tmp_path) as url:
+        yield url
+
+
+def run_the_queue(app: Flask) -> list[str]:
+    """What a consumer with one worker does: take each task in turn and run it.
+
+    The ids of the analyses in the order they were done."""
+    huey = queue_of(app)
+    order: list[str] = []
+    while (task := huey.dequeue()) is not None:
+        huey.execute(task)
+        with app.app_context():
+            done = db.session.scalars(select(Analysis.id).where(Analysis.status == Status.DONE))
+            order += [key for key in done if key not in order]
+    return order
+
+
+def test_clients_take_turns_in_the_queue(tmp_path: Path, queue_url: str) -> None:
+    """A and B queue 3 analyses each, then C one: C's runs before A's and B's second ones.
+
+    A first-come queue made C wait behind all six (issue 24, item 2)."""
+    config = {"TESTING": True, "SECRET_KEY": "test-secret-key", "ANALYSIS_QUEUE_URL": queue_url}
+    asked = {"A": ["AS", "QS", "6S"], "B": ["5S", "4S", "3S"], "C": ["2S"]}
+    with fresh_app(tmp_path / "test.sqlite3", config) as app:
+        queue_of(app)  # built on the app itself, as the consumer builds it, to run its tasks here
+        client = app.test_client()
+        names: dict[str, str] = {}
+        for name, firsts in asked.items():
+            for number, first in enumerate(firsts, start=1):
+                answer = client.post(
+                    "/api/v1/analysis",
+                    json=hands(first),
+                    environ_base={"REMOTE_ADDR": f"10.0.0.{ord(name)}"},
+                )
+                assert answer.status_code == 202, answer.get_json()
+                names[answer.get_json()["status_url"].rsplit("/", 1)[1]] = f"{name}{number}"
+        order = [names[key] for key in run_the_queue(app)]
+        queue_of(app).storage.close()
+    print(f"\n[hardening] turns ({queue_url.split(':')[0]}): {' '.join(order)}")
+    assert sorted(order) == sorted(names.values())
+    assert order.index("C1") < order.index("A2") and order.index("C1") < order.index("B2"), order

@@ -30,7 +30,6 @@ def setup(tmp_path: Path) -> Iterator[tuple[str, dict[str, str]]]:
     config = {
         "SECRET_KEY": "browser-tests",
         "ANALYSIS_QUEUE_URL": queue,
-        "ANALYSIS_WAIT": 0.0,
     }
     with fresh_app(tmp_path / "live.sqlite3", config) as app, served(app) as url:
         env = {  # the consumer works on the app's own database (PostgreSQL in CI's second run)

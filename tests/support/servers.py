@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 import requests
 from flask import Flask
+from requests.adapters import HTTPAdapter
 
 from tests.support.apps import fresh_app, served
 
@@ -238,14 +239,17 @@ class Proxy:
         """The certificate to trust (requests' ``verify``)."""
         return str(self.folder / "cert.pem")
 
-    def session(self) -> requests.Session:
-        """Return a client that trusts this proxy's certificate.
+    def session(self, source: str = "127.0.0.1") -> requests.Session:
+        """Return a client that trusts this proxy's certificate, connecting from ``source``.
 
+        ``source`` is a loopback address (127.0.0.0/8): nginx sees each as a client of its own.
         requests would let REQUESTS_CA_BUNDLE from the environment win over ``verify``: the
         environment is not read."""
         client = requests.Session()
         client.trust_env = False
         client.verify = self.cert
+        if source != "127.0.0.1":
+            client.mount("https://", FromAddress(source))
         return client
 
     @property
@@ -262,6 +266,27 @@ class Proxy:
     @property
     def access_log(self) -> Path:
         return self.folder / "access.log"
+
+    @property
+    def error_log(self) -> Path:
+        return self.folder / "error.log"
+
+    @property
+    def port(self) -> int:
+        return int(self.url.rsplit(":", 1)[1])
+
+
+class FromAddress(HTTPAdapter):
+    """requests' adapter whose connections leave from one loopback address."""
+
+    def __init__(self, source: str) -> None:
+        assert source.startswith("127."), source
+        self.source = source
+        super().__init__()
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["source_address"] = (self.source, 0)
+        super().init_poolmanager(*args, **kwargs)
 
 
 @contextmanager

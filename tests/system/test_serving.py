@@ -140,3 +140,21 @@ def test_make_serve_logs_every_request_and_no_edit_key(tmp_path: Path) -> None:
         assert line in text, text[-3000:]
         assert made["edit_key"] not in text
     assert f'"{server.url}/r/{rubber["id"]}/edit/[redacted]"' in text  # the referrer
+
+
+def test_gunicorns_error_lines_hold_no_edit_key(capsys: pytest.CaptureFixture[str]) -> None:
+    """gunicorn's own "Error handling request <path>" line and its traceback, as a worker logs them."""
+    from gunicorn.config import Config
+
+    config = Config()
+    config.set("errorlog", "-")
+    logger = gunicorn_conf.RedactingLogger(config)
+    key = "s3cr3t-EditKey_0123456789abcdef"
+    try:
+        raise OSError(f"reset while answering /g/abc/edit/{key}")
+    except OSError:
+        logger.exception("Error handling request %s", f"/r/abc/edit/{key}?x=1")
+    written = capsys.readouterr().err
+    assert "Error handling request /r/abc/edit/[redacted]?x=1" in written, written
+    assert "OSError: reset while answering /g/abc/edit/[redacted]" in written, written
+    assert key not in written

@@ -14,6 +14,7 @@ deadline. ``SLOW_SECONDS`` sets the 30 s.
 from __future__ import annotations
 
 import os
+import select
 import socket
 import ssl
 import statistics
@@ -34,23 +35,34 @@ PACE = 1.0
 """Seconds between two header lines of a slow client: never the blank line that ends them."""
 ANSWER_WITHIN = 5.0
 """An ordinary request behind the proxy must be answered within this many seconds."""
+BODY_LENGTH = 1000
+"""What a slow body announces: more than it ever sends at one byte a pace."""
 BASELINE_CONNECTIONS = 48
 BASELINE_SECONDS = 6.0
 
 
 @dataclass
 class SlowClients:
-    """Connections that each send a request line, then one header line per PACE.
+    """Connections that each send a request's start, then one more line or byte per ``pace``.
 
-    They go on until their deadline; one the server closes is opened again."""
+    Headers (the default): a request line, then a header line per pace, never the blank line
+    that ends them. Bodies (``body=True``): a whole POST head announcing a body of
+    ``BODY_LENGTH`` bytes, then one byte of it per pace. Client ``i`` connects from
+    ``sources[i % len(sources)]``, loopback addresses all. They go on until their deadline; one
+    the server closes or answers is opened again a pace later. An answer's status is noted
+    (``refused``: each 429, with how long after its head it came)."""
 
     host: str
     port: int
     count: int
     tls: ssl.SSLContext | None = None
+    sources: tuple[str, ...] = ("127.0.0.1",)
+    body: bool = False
+    pace: float = PACE
     opened: int = 0
     closed_by_server: int = 0
     most_open: int = 0
+    refused: list[float] = field(default_factory=list)
     _open: int = 0
     _stop: threading.Event = field(default_factory=threading.Event)
     _threads: list[threading.Thread] = field(default_factory=list)
@@ -58,8 +70,9 @@ class SlowClients:
 
     def start(self, seconds: float) -> None:
         until = time.monotonic() + seconds
-        for _ in range(self.count):
-            thread = threading.Thread(target=self._run, args=(until,), daemon=True)
+        for number in range(self.count):
+            source = self.sources[number % len(self.sources)]
+            thread = threading.Thread(target=self._run, args=(source, until), daemon=True)
             thread.start()
             self._threads.append(thread)
 
@@ -81,46 +94,69 @@ class SlowClients:
             if change > 0:
                 self.opened += 1
 
-    def _run(self, until: float) -> None:
-        assert self.host == "127.0.0.1"
+    def _head(self) -> bytes:
+        if self.body:
+            return (
+                f"POST /api/v1/rubbers HTTP/1.1\r\nHost: {self.host}\r\n"
+                f"Content-Type: application/json\r\nContent-Length: {BODY_LENGTH}\r\n\r\n"
+            ).encode()
+        return f"GET / HTTP/1.1\r\nHost: {self.host}\r\n".encode()
+
+    def _run(self, source: str, until: float) -> None:
+        assert self.host == "127.0.0.1" and source.startswith("127."), (self.host, source)
         while not self._stop.is_set() and time.monotonic() < until:
             try:
-                raw = socket.create_connection((self.host, self.port), timeout=5)
+                raw = socket.create_connection(
+                    (self.host, self.port), timeout=5, source_address=(source, 0)
+                )
             except OSError:
-                time.sleep(0.1)
+                self._stop.wait(0.1)
                 continue
             sock = raw
             try:
                 if self.tls:
                     sock = self.tls.wrap_socket(raw, server_hostname=self.host)
-                sock.sendall(f"GET / HTTP/1.1\r\nHost: {self.host}\r\n".encode())
-                self._count(+1)
-                try:
-                    while not self._stop.wait(PACE) and time.monotonic() < until:
-                        sock.sendall(b"X-Slow: 1\r\n")
-                        if _closed(sock):
-                            with self._lock:
-                                self.closed_by_server += 1
-                            break
-                finally:
-                    self._count(-1)
+                self._hold(sock, until)
             except OSError:
                 with self._lock:
                     self.closed_by_server += 1
             finally:
                 sock.close()
                 raw.close()
+            self._stop.wait(self.pace)  # a refused client comes back, as an attacker would
+
+    def _hold(self, sock: socket.socket, until: float) -> None:
+        """Send the head, then a line or byte per pace, until the server answers or closes."""
+        sock.sendall(self._head())
+        sent = time.monotonic()
+        self._count(+1)
+        try:
+            while not self._stop.is_set() and time.monotonic() < until:
+                answer = _answer(sock, self.pace)
+                if answer is not None:
+                    with self._lock:
+                        self.closed_by_server += 1
+                        if answer.startswith(b"HTTP/1.1 429"):
+                            self.refused.append(time.monotonic() - sent)
+                    return
+                sock.sendall(b"1" if self.body else b"X-Slow: 1\r\n")
+        finally:
+            self._count(-1)
 
 
-def _closed(sock: socket.socket) -> bool:
-    """Whether the server has closed (or answered, to end) this connection."""
+def _answer(sock: socket.socket, wait: float) -> bytes | None:
+    """What the server sent within ``wait`` seconds: None if nothing, b"" if it closed."""
+    waiting = select.poll()  # not select(): a client of a thousand may hold a high descriptor
+    waiting.register(sock, select.POLLIN)
+    if not waiting.poll(wait * 1000):
+        return None
     sock.setblocking(False)
     try:
-        return True if sock.recv(1) is not None else True
+        return sock.recv(64)
     except (BlockingIOError, ssl.SSLWantReadError):
-        return False
+        return None  # TLS's own messages (a session ticket), no answer
     except OSError:
-        return True
+        return b""
     finally:
         sock.setblocking(True)
 
@@ -229,3 +265,76 @@ def test_slow_clients_behind_the_proxy_leave_every_request_answered(
             f"{len(phone.timings)} ordinary requests all answered ({hands} hands stored), "
             f"median {median:.0f} ms, slowest {worst:.0f} ms"
         )
+
+
+PER_ADDRESS = 100
+"""deploy/nginx.conf's limit_conn: the requests one address may have in nginx at once."""
+SLOW_BODIES = PER_ADDRESS + 40
+BODY_SECONDS = 5.0
+BODY_PACE = 2.0
+"""Seconds between two bytes of a slow body: under nginx's client_body_timeout (5 s)."""
+TABLE_PACE = 0.25
+"""An ordinary table's hand a quarter of a second, as issue 24's yardstick."""
+
+
+def _hand_posts(session: requests.Session, url: str, key: str, seconds: float) -> Phone:
+    """A table's hand POSTs, one per TABLE_PACE for ``seconds``: each timing and failure."""
+    table = Phone(url, session, {})
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        started = time.monotonic()
+        try:
+            answer = session.post(
+                url, json={"points": [60, 60]}, headers={"X-Edit-Key": key}, timeout=ANSWER_WITHIN
+            )
+        except requests.RequestException as error:
+            table.failures.append(type(error).__name__)
+        else:
+            table.timings.append(time.monotonic() - started)
+            if answer.status_code != 201:
+                table.failures.append(str(answer.status_code))
+        time.sleep(TABLE_PACE)
+    return table
+
+
+def _ms(timings: list[float]) -> tuple[float, float]:
+    """Return the median and the 95th percentile of ``timings``, in milliseconds."""
+    ordered = sorted(timings)
+    p95 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))]
+    return statistics.median(ordered) * 1000, p95 * 1000
+
+
+def test_slow_bodies_from_one_address_are_refused_and_the_tables_go_on(
+    stack: Stack, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tls = ssl.create_default_context(cafile=stack.front.cert)
+    slow = SlowClients("127.0.0.1", stack.front.port, SLOW_BODIES, tls, body=True, pace=BODY_PACE)
+    with stack.front.session("127.0.0.2") as session:  # another table, another address
+        rubber = new_rubber(session, stack.url)
+        hands = f"{stack.url}/api/v1/rubbers/{rubber['id']}/hands"
+        unloaded = _hand_posts(session, hands, rubber["edit_key"], 1.0)
+        slow.start(BODY_SECONDS + 1)
+        try:
+            slow.wait_open(3.0)
+            table = _hand_posts(session, hands, rubber["edit_key"], BODY_SECONDS - 1)
+        finally:
+            slow.stop()
+
+    before = _ms(unloaded.timings)
+    median, p95 = _ms(table.timings)
+    with capsys.disabled():
+        print(
+            f"\n[hardening] slow bodies: {SLOW_BODIES} from one address, a byte each "
+            f"{BODY_PACE:.0f} s ({slow.opened} opened, at most {slow.most_open} open, "
+            f"{len(slow.refused)} refused with 429, the slowest refusal in "
+            f"{max(slow.refused, default=0) * 1000:.0f} ms); a table's hand POSTs from "
+            f"another address: unloaded median {before[0]:.0f} ms, under the load "
+            f"{len(table.timings)} answered, median {median:.0f} ms, p95 {p95:.0f} ms, "
+            f"failures {table.failures}"
+        )
+    assert slow.opened >= SLOW_BODIES
+    assert len(slow.refused) >= SLOW_BODIES - PER_ADDRESS, len(slow.refused)
+    assert max(slow.refused) < 1.0
+    assert not table.failures, table.failures
+    assert len(table.timings) >= 8
+    assert p95 < 1000, p95

@@ -21,6 +21,12 @@ from tests.support.servers import redis_server
 CONFIG = {"TESTING": True, "SECRET_KEY": "limits", "WTF_CSRF_ENABLED": False}
 RUBBERS_PER_MINUTE = 30
 GROUPS_PER_MINUTE = 10
+ANALYSES_PER_MINUTE = 20
+HANDS = {
+    "trump": "C",
+    "leader": 0,
+    "hands": [["AS", "2H"], ["KS", "3H"], ["7S", "4H"], ["JS", "AH"]],
+}
 
 
 def limited(number: str) -> int:
@@ -40,6 +46,7 @@ def from_address(address: str) -> dict[str, Any]:
 def test_the_limits_are_those_documented() -> None:
     assert limited(limits.RUBBERS) == RUBBERS_PER_MINUTE
     assert limited(limits.GROUPS) == GROUPS_PER_MINUTE
+    assert limited(limits.ANALYSES) == ANALYSES_PER_MINUTE
 
 
 def test_rubbers_are_limited_per_client_forms_and_api_together(limited_app: Flask) -> None:
@@ -62,6 +69,33 @@ def test_rubbers_are_limited_per_client_forms_and_api_together(limited_app: Flas
     other = limited_app.test_client()
     assert other.post("/api/v1/rubbers", json={}, **from_address("192.0.2.7")).status_code == 201
     assert client.get("/rubbers/new").status_code == 200
+
+
+def test_asking_for_analyses_is_limited_per_client_page_and_api_together(
+    tmp_path: Path,
+) -> None:
+    """Asking again for an analysis is answered at once, so it is counted (issue 24, item 1)."""
+    config = {**CONFIG, "RATELIMIT_ENABLED": True, "ANALYSIS_QUEUE_URL": "memory://"}
+    with fresh_app(tmp_path / "analyses.sqlite3", config) as app:
+        client = app.test_client()
+        answers = [client.post("/api/v1/analysis", json=HANDS) for _ in range(ANALYSES_PER_MINUTE)]
+        assert [answer.status_code for answer in answers] == [200] * ANALYSES_PER_MINUTE
+        refused = client.post("/api/v1/analysis", json=HANDS)
+        assert refused.status_code == 429 and int(refused.headers["Retry-After"]) >= 1
+        assert refused.get_json() == {
+            "error": "Demasiados pedidos de análise a partir deste endereço: espere um minuto e "
+            "tente de novo.",
+            "field": None,
+            "code": "rate_limited",
+        }
+        # The page's own POST shares the count: refused before the page looks for the hand.
+        page = client.post("/r/nosuchrubber/hands/1/analysis", headers={"Accept-Language": "en"})
+        assert page.status_code == 429 and page.mimetype == "text/html"
+        assert "Too many analyses asked for from this address" in page.get_data(as_text=True)
+        other = client.post("/api/v1/analysis", json=HANDS, **from_address("192.0.2.7"))
+        assert other.status_code == 200
+        # Reading an analysis' state is never limited.
+        assert client.get(answers[0].get_json()["status_url"]).status_code == 200
 
 
 def test_groups_and_imports_are_limited(limited_app: Flask) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from flask import Flask
+from flask import Flask, request
 from flask.testing import FlaskClient
 from werkzeug.routing import Rule
 
@@ -716,7 +716,7 @@ def test_the_apps_log_never_holds_an_edit_key(
         app.config["PROPAGATE_EXCEPTIONS"] = False  # answered 500 and logged, as in production
 
         def fails(**_: str) -> str:
-            raise RuntimeError("a view that fails")
+            raise RuntimeError(f"a view that fails at {request.path}")  # the key in its traceback
 
         app.add_url_rule("/r/<rubber_id>/edit/<key>/fails", "fails", fails)
         with caplog.at_level("ERROR"):
@@ -724,4 +724,5 @@ def test_the_apps_log_never_holds_an_edit_key(
         assert answer.status_code == 500
         logged = "\n".join(record.getMessage() for record in caplog.records)
         assert "/r/abc/edit/[redacted]/fails" in logged, logged
+        assert "RuntimeError: a view that fails at /r/abc/edit/[redacted]" in caplog.text
         assert key not in caplog.text
