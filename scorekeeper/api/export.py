@@ -10,10 +10,11 @@ import io
 import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
+from functools import partial
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Response, stream_with_context
+from flask import Response, request
 from sqlalchemy.orm import selectinload
 
 from scorekeeper.api import access
@@ -22,6 +23,8 @@ from scorekeeper.api.schemas.groups import GroupExportFile
 from scorekeeper.api.states import exported_rubber
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import Rubber
+from scorekeeper.web import downloads
+from scorekeeper.web.i18n import select_locale
 
 bp = ApiBlueprint("export", __name__)
 
@@ -96,36 +99,52 @@ def rubber_csv(rubber_id: str) -> Response:
     )
 
 
-@bp.operation("GET /groups/<group_id>/export.json", "exportGroup")
+@bp.operation("GET /groups/<group_id>/export.json", "exportGroup", conditional=True)
 @bp.answers(200, "The export file.", GroupExportFile, {404: NO_GROUP})
 def export_json(group_id: str) -> Response:
-    """Every rubber of the group as a rubber state."""
+    """Every rubber of the group as a rubber state.
+
+    Built once per version of the group (its latest change), with an ETag: 304 to
+    If-None-Match until a write; gzipped for a client that takes it."""
     group = access.group(group_id)
+    # Every write to one of the group's rubbers takes the group's lock, which stamps updated_at;
+    # the links in the file name the address it was asked at, the hands' summaries its language.
+    key = (
+        "export.json",
+        group.id,
+        group.name,
+        group.updated_at.isoformat(),
+        select_locale(),
+        request.host_url,
+    )
+    return downloads.send(
+        key,
+        partial(_export_file, group.id, group.name),
+        mimetype="application/json",
+        filename=f"sueca-group-{group.id}.json",
+        text=True,
+    )
+
+
+def _export_file(group_id: str, name: str) -> Iterator[bytes]:
+    """Yield the group's export file in parts, its rubbers read in batches.
+
+    A group of thousands of rubbers is never held whole in memory."""
     head = {
         "format": EXPORT_FORMAT,
         "version": 1,
-        "group": {"id": group.id, "name": group.name},
+        "group": {"id": group_id, "name": name},
         "exported_at": datetime.now(UTC).replace(tzinfo=None).isoformat() + "Z",
     }
     query = (
         sa.select(Rubber)
-        .where(Rubber.group_id == group.id)
+        .where(Rubber.group_id == group_id)
         .order_by(Rubber.created_at, Rubber.group_seq)
         .options(selectinload(Rubber.hands))
         .execution_options(yield_per=EXPORT_BATCH)
     )
-
-    def chunks() -> Iterator[str]:
-        # Streamed in batches: a group of thousands of rubbers is never held whole in memory.
-        yield json.dumps(head, ensure_ascii=False)[:-1] + ', "rubbers": ['
-        for index, rubber in enumerate(db.session.execute(query).scalars()):
-            yield ("," if index else "") + json.dumps(exported_rubber(rubber), ensure_ascii=False)
-        yield "]}"
-
-    return Response(
-        stream_with_context(chunks()),
-        mimetype="application/json",
-        headers={
-            "Content-Disposition": f'attachment; filename="sueca-group-{group.id}.json"',
-        },
-    )
+    yield (json.dumps(head, ensure_ascii=False)[:-1] + ', "rubbers": [').encode()
+    for index, rubber in enumerate(db.session.execute(query).scalars()):
+        part = json.dumps(exported_rubber(rubber), ensure_ascii=False)
+        yield (("," if index else "") + part).encode()
+    yield b"]}"

@@ -12,8 +12,10 @@ yet is recreated, and nothing at all is stored when one of them is refused.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
+from itertools import count
+from typing import Any
 
 import sqlalchemy as sa
 from flask import Response, jsonify, request, url_for
@@ -29,6 +31,7 @@ from scorekeeper.api.hand_bodies import Stored, to_engine
 from scorekeeper.api.operations import (
     EDIT_KEY_HEADER,
     GROUP_KEY,
+    GROUP_KEY_HEADER,
     NO_GROUP,
     NO_GROUP_KEY,
     ApiBlueprint,
@@ -52,10 +55,11 @@ from scorekeeper.api.states import created, group_json, rubber_json, stats_json
 from scorekeeper.extensions import db
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import Group as GroupRow
+from scorekeeper.groups.models import GroupImport
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Hand as HandRow
 from scorekeeper.rubbers.models import Rubber
-from scorekeeper.web import wording
+from scorekeeper.web import tokens, wording
 from scorekeeper.web.columns import without_control
 from scorekeeper.web.sqlite import one_writer
 
@@ -163,6 +167,9 @@ class Imported:
     rules: engine.RuleSet
     state: engine.RubberState
     hands: list[tuple[engine.Hand, str | None, Stored]]
+    place: int | None = None
+    """Its place among the file's rubbers without an origin (which no other import can tell
+    apart): an import sent again under its key passes those it made already."""
 
 
 @dataclass(frozen=True)
@@ -172,6 +179,21 @@ class Copy:
     id: str
     origin: str | None
     key: str
+
+
+@dataclass(frozen=True)
+class Run:
+    """One import as sent: the group, and its idempotency key with the group's key given."""
+
+    group: GroupRow
+    key: str | None
+    group_key: str
+
+    def edit_key(self, rubber_id: str) -> str:
+        """Return a new rubber's edit key: random, or derived again from the group's under a key."""
+        if self.key is None:
+            return store.new_token()
+        return tokens.derived_key(self.group_key, "import", self.group.id, self.key, rubber_id)
 
 
 def _normalised(item: object) -> object:
@@ -224,10 +246,22 @@ def _scored(item: object, where: str) -> Imported:
     )
 
 
-def _store_imported(group: GroupRow, item: Imported) -> tuple[Rubber, str]:
-    key = store.new_token()
+def _placed(items: list[Imported]) -> list[Imported]:
+    """Number the rubbers without an origin in the order of the file."""
+    places = count()
+    return [
+        item if item.origin is not None else replace(item, place=next(places)) for item in items
+    ]
+
+
+def _new_rubber(run: Run, item: Imported) -> tuple[Rubber, str]:
+    """Return the rubber of ``item`` and its edit key; not in the session yet.
+
+    Its hands are inserted with those of its whole batch (:func:`_hand_rows`)."""
+    rubber_id = store.new_token()
+    key = run.edit_key(rubber_id)
     rubber = Rubber(
-        id=store.new_token(),
+        id=rubber_id,
         edit_key_hash=store.hash_key(key),
         team0=item.teams[0],
         team1=item.teams[1],
@@ -238,14 +272,19 @@ def _store_imported(group: GroupRow, item: Imported) -> tuple[Rubber, str]:
     )
     if item.created_at is not None:
         rubber.created_at = item.created_at
-    for number, (hand, trump, tricks) in enumerate(item.hands, start=1):
-        row = HandRow(number=number)
-        row.set_input(hand, trump, tricks)
-        rubber.hands.append(row)
     store.refresh(rubber, item.state)
-    rubber.group_id = group.id
-    group_store.refresh_seats(rubber, item.state, rerate=False)
     return rubber, key
+
+
+def _hand_rows(rubber_id: str, item: Imported) -> list[dict[str, Any]]:
+    """Return the rows of a new rubber's hands, for one insert of its batch's.
+
+    The ORM's unit of work would spend more than the database does on 20,000 hands, each with
+    an id to read back (docs/hardening.md, "issue 24, item 5")."""
+    return [
+        {"rubber_id": rubber_id, "number": number, **HandRow.input_values(hand, trump, tricks)}
+        for number, (hand, trump, tricks) in enumerate(item.hands, start=1)
+    ]
 
 
 def _check_size(body: object) -> None:
@@ -296,68 +335,109 @@ def _batches(items: list[Imported]) -> Iterator[list[Imported]]:
         yield batch
 
 
-def _store_batch(group: GroupRow, items: list[Imported]) -> tuple[list[Copy], int]:
+def _store_batch(run: Run, items: list[Imported]) -> tuple[list[Copy], int]:
     """Write a batch of an import in one transaction under the group's lock, rated, and commit it.
 
     Another write to the group, or a hand at another table, gets in before the next batch. What the
     group holds is read again each time (another import may have added some)."""
     with one_writer(db.session.connection()):  # in the queue of a hand's writers, on SQLite
-        return _write_batch(group, items)
+        return _write_batch(run, items)
 
 
-def _write_batch(group: GroupRow, items: list[Imported]) -> tuple[list[Copy], int]:
-    group_store.lock(group.id)
+def _present(group_id: str, items: list[Imported]) -> set[str]:
+    """Return the origins of ``items`` the group holds already, as a rubber or as an origin."""
     origins = [item.origin for item in items if item.origin is not None]
     present: set[str] = set()
     if origins:
         for rubber_id, origin_id in db.session.execute(
             sa.select(Rubber.id, Rubber.origin_id).where(
-                Rubber.group_id == group.id,
+                Rubber.group_id == group_id,
                 sa.or_(Rubber.id.in_(origins), Rubber.origin_id.in_(origins)),
             )
         ):
             present.add(rubber_id)
             if origin_id:
                 present.add(origin_id)
+    return present
+
+
+def _write_batch(run: Run, items: list[Imported]) -> tuple[list[Copy], int]:
+    group_id = run.group.id
+    group_store.lock(group_id)
+    present = _present(group_id, items)
+    record = db.session.get(GroupImport, (group_id, run.key)) if run.key is not None else None
+    made_plain = sum(1 for _, origin in record.rubbers if origin is None) if record else 0
     created: list[Copy] = []
-    stored: list[Rubber] = []
+    stored: list[tuple[Rubber, engine.RubberState]] = []
+    hands: list[dict[str, Any]] = []
     skipped = 0
     for item in items:
         if item.origin is not None and item.origin in present:
             skipped += 1
             continue
+        if item.place is not None and item.place < made_plain:
+            skipped += 1  # made by this key's earlier request
+            continue
         if item.origin is not None:
             present.add(item.origin)
-        rubber, key = _store_imported(group, item)
-        stored.append(rubber)
+        rubber, key = _new_rubber(run, item)
+        stored.append((rubber, item.state))
+        hands += _hand_rows(rubber.id, item)
         created.append(Copy(rubber.id, rubber.origin_id, key))
     if stored:
-        first = min(stored, key=lambda rubber: (rubber.created_at, rubber.group_seq))
+        group_store.add_rubbers(group_id, stored)
+        if hands:
+            db.session.execute(sa.insert(HandRow), hands)
+        first = min((rubber for rubber, _ in stored), key=lambda r: (r.created_at, r.group_seq))
         assert first.created_at is not None and first.group_seq is not None
-        group_store.rerate_from(group.id, first.created_at, first.group_seq)
+        group_store.rerate_from(group_id, first.created_at, first.group_seq)
+    if record is not None and created:
+        record.rubbers = [*record.rubbers, *([copy.id, copy.origin] for copy in created)]
     db.session.commit()
     return created, skipped
 
 
-@bp.operation("POST /groups/<group_id>/import", "importGroup")
-@bp.takes(GroupExport, security=GROUP_KEY)
-@bp.answers(200, "What was created and what was there already.", ImportResult, IMPORT_REFUSED)
-def import_group(group_id: str) -> tuple[Response, int]:
-    """Take an export file back: recreate every rubber not in the group yet."""
-    group = access.editable_group(group_id)
-    request.max_content_length = IMPORT_LIMIT
-    try:
-        body = json_body()
-    except RequestEntityTooLarge:
-        raise ApiError(413, _("The request is too large.")) from None
-    _check_size(body)
-    file = GroupExport.read(body)
-    items = [_scored(value, f"rubbers[{index}]") for index, value in enumerate(file.rubbers)]
+def _claim(run: Run, digest: str) -> None:
+    """Record the import's key with its file, or check the file against the one it came with.
+
+    409 ``key_reused`` for a key sent before with another file."""
+    assert run.key is not None
+    for _attempt in range(2):
+        found = db.session.get(GroupImport, (run.group.id, run.key))
+        if found is not None:
+            if found.body_hash != digest:
+                raise ApiError(
+                    409,
+                    _("This key was sent before with another file: send that file, or a new key."),
+                    "key",
+                    "key_reused",
+                )
+            return
+        db.session.add(GroupImport(group_id=run.group.id, key=run.key, body_hash=digest))
+        try:
+            db.session.commit()
+            return
+        except IntegrityError:
+            db.session.rollback()  # the same key sent twice at once: recorded by the other
+    raise ApiError(409, _("The group is busy: try again."), None, "busy")
+
+
+def _made_under_key(run: Run) -> list[Copy]:
+    """Return every rubber the import's key made, in every request sent with it."""
+    assert run.key is not None
+    record = db.session.get(GroupImport, (run.group.id, run.key))
+    assert record is not None
+    return [
+        Copy(rubber_id, origin, run.edit_key(rubber_id)) for rubber_id, origin in record.rubbers
+    ]
+
+
+def _run_batches(run: Run, items: list[Imported]) -> tuple[list[Copy], int]:
     created: list[Copy] = []
     skipped = 0
     for batch in _batches(items):
         try:
-            made, passed = _store_batch(group, batch)
+            made, passed = _store_batch(run, batch)
         except (OperationalError, IntegrityError, StaleDataError):
             db.session.rollback()
             raise ApiError(
@@ -374,22 +454,46 @@ def import_group(group_id: str) -> tuple[Response, int]:
             raise
         created += made
         skipped += passed
-    return jsonify(
-        {
-            "created": len(created),
-            "skipped": skipped,
-            "rubbers": [
-                {
-                    "id": copy.id,
-                    "origin": copy.origin,
-                    "url": url_for("rubbers.rubber", rubber_id=copy.id, _external=True),
-                    "edit_key": copy.key,
-                    "edit_url": url_for(
-                        "rubbers.grant", rubber_id=copy.id, key=copy.key, _external=True
-                    ),
-                }
-                for copy in created
-            ],
-            "stats_url": url_for("api.groups.stats", group_id=group.id, _external=True),
-        }
-    ), 200
+    return created, skipped
+
+
+def _copy_json(copy: Copy) -> dict[str, Any]:
+    return {
+        "id": copy.id,
+        "origin": copy.origin,
+        "url": url_for("rubbers.rubber", rubber_id=copy.id, _external=True),
+        "edit_key": copy.key,
+        "edit_url": url_for("rubbers.grant", rubber_id=copy.id, key=copy.key, _external=True),
+    }
+
+
+@bp.operation("POST /groups/<group_id>/import", "importGroup")
+@bp.takes(GroupExport, security=GROUP_KEY)
+@bp.answers(200, "What was created and what was there already.", ImportResult, IMPORT_REFUSED)
+def import_group(group_id: str) -> tuple[Response, int]:
+    """Take an export file back: recreate every rubber not in the group yet.
+
+    With a ``key``, the same file sent again answers every rubber made under that key."""
+    group = access.editable_group(group_id)
+    request.max_content_length = IMPORT_LIMIT
+    try:
+        body = json_body()
+    except RequestEntityTooLarge:
+        raise ApiError(413, _("The request is too large.")) from None
+    _check_size(body)
+    file = GroupExport.read(body)
+    items = [_scored(value, f"rubbers[{index}]") for index, value in enumerate(file.rubbers)]
+    run = Run(group, file.key, request.headers.get(GROUP_KEY_HEADER, ""))
+    if run.key is not None:
+        _claim(run, tokens.body_hash(body))
+    created, skipped = _run_batches(run, _placed(items))
+    if run.key is not None:
+        created = _made_under_key(run)
+        skipped = len(items) - len(created)
+    answer = {
+        "created": len(created),
+        "skipped": skipped,
+        "rubbers": [_copy_json(copy) for copy in created],
+        "stats_url": url_for("api.groups.stats", group_id=group.id, _external=True),
+    }
+    return jsonify(answer), 200

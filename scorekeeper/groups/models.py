@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import ForeignKey, Index, String
+from sqlalchemy import JSON, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from scorekeeper.extensions import Model
-from scorekeeper.web.columns import NAME_LENGTH, GrantColumns, utcnow
+from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, GrantColumns, utcnow
 
 KEY_LENGTH = 3 * NAME_LENGTH
 """A player's matching key (stripped, casefolded): casefolding can triple a name's length."""
@@ -25,6 +26,22 @@ class Group(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     """Rewritten by every write to one of its rubbers: the write holds the group's lock."""
+
+
+class GroupImport(Model):
+    """An import sent with an idempotency key: the file it came with, and the rubbers it made.
+
+    The same key with the same file answers the rubbers made under it, their edit keys derived
+    again from the group's key (docs/decisions/limits.md, "Imports")."""
+
+    __tablename__ = "group_imports"
+
+    group_id: Mapped[str] = mapped_column(ForeignKey("groups.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(WRITE_KEY_LENGTH), primary_key=True)
+    body_hash: Mapped[str] = mapped_column(String(64))
+    rubbers: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    """``[id, origin]`` of each rubber made under the key, in the order they were made."""
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class DeviceGroup(GrantColumns, Model):

@@ -11,7 +11,7 @@ pages then read those totals with a fixed number of queries, whatever the number
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -155,6 +155,38 @@ def refresh_seats(
         SeatChange(_seat_rows(rubber.id), new, counted=counted, result=result_of(state.tally)),
         rerate=rerate,
     )
+
+
+def add_rubbers(group_id: str, written: Sequence[tuple[Rubber, engine.RubberState]]) -> None:
+    """Put rubbers new to the group in it, written together (a batch of an import).
+
+    What :func:`refresh_seats` does for one rubber, for all of them at once: the group's lock
+    and its next places taken once, the rubbers and their hands flushed together, their seat
+    rows inserted in one statement and the group's totals moved once. They are not rated: the
+    caller rates again from the first of them (docs/hardening.md, "issue 24, item 5")."""
+    lock(group_id)
+    with db.session.no_autoflush:
+        first_seq = _next_seq(group_id)
+    totals = Totals()
+    rows: list[dict[str, Any]] = []
+    for offset, (rubber, state) in enumerate(written):
+        rubber.group_id = group_id
+        rubber.group_seq = first_seq + offset
+        if rubber.created_at is None:
+            rubber.created_at = utcnow()
+        db.session.add(rubber)
+        new = [
+            seat_row(rubber.id, group_id, rubber.created_at, rubber.group_seq, record)
+            for record in statistics.seat_records(rubber.players, state)
+        ]
+        rows += new
+        totals.count_seats(new, +1)
+        totals.count_rubber()
+        totals.count_result(result_of(state.tally), +1)
+    db.session.flush()  # the rubbers and their hands first: the seats point at them
+    if rows:
+        db.session.connection().execute(seats_table.insert(), rows)
+    totals.write(group_id)
 
 
 def count_the_hand(  # noqa: PLR0913  the keywords rubbers.recording sends hand_recorded with

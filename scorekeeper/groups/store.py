@@ -28,6 +28,7 @@ from scorekeeper.groups.ratings import flag_is, refresh_players
 
 # Named here as well for the API's import, which keeps its group writes in one module.
 from scorekeeper.groups.ratings import rerate_from as rerate_from
+from scorekeeper.groups.seats import add_rubbers as add_rubbers
 from scorekeeper.groups.seats import lock as lock
 from scorekeeper.groups.seats import refresh_seats as refresh_seats
 from scorekeeper.groups.totals import ALL, FINISHED, PLAYER_TOTALS, Totals, result_of, seats_table

@@ -33,8 +33,9 @@ from scorekeeper.groups.models import Group
 from scorekeeper.rubbers import drawings, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
-from scorekeeper.web import paging, security, wording
+from scorekeeper.web import downloads, paging, security, wording
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
+from scorekeeper.web.i18n import select_locale
 
 MOVABLE_SHOWN = 10
 """The device's rubbers offered for moving into a group: its latest ones in no group."""
@@ -354,26 +355,36 @@ def _cross_file(rubber: Rubber) -> str:
     )
 
 
+def _cross_key(rubber: Rubber, kind: str) -> tuple[str, ...]:
+    """What a cross's file shows: the rubber's version, and the language of its words."""
+    return (kind, rubber.id, str(rubber.version), rubber.updated_at.isoformat(), select_locale())
+
+
 @bp.get("/r/<rubber_id>/cross.svg")
 def cross_svg(rubber_id: str) -> Response:
     """The rubber's cross as a standalone SVG file, to share in a chat."""
     rubber = rubber_or_404(rubber_id)
-    return Response(
-        _cross_file(rubber),
+    return downloads.send(
+        _cross_key(rubber, "cross.svg"),
+        lambda: [_cross_file(rubber).encode()],
         mimetype="image/svg+xml",
-        headers={"Content-Disposition": f'attachment; filename="sueca-{rubber.id}.svg"'},
+        filename=f"sueca-{rubber.id}.svg",
+        text=True,
     )
 
 
 @bp.get("/r/<rubber_id>/cross.png")
 def cross_png(rubber_id: str) -> Response:
-    """The same picture as a PNG, for chats that do not show SVG (rendered by resvg)."""
+    """The same picture as a PNG, for chats that do not show SVG (rendered by resvg).
+
+    Drawn once per version of the rubber (web.downloads)."""
     import resvg_py
 
     rubber = rubber_or_404(rubber_id)
-    png = bytes(resvg_py.svg_to_bytes(svg_string=_cross_file(rubber)))
-    return Response(
-        png,
+    return downloads.send(
+        _cross_key(rubber, "cross.png"),
+        lambda: [bytes(resvg_py.svg_to_bytes(svg_string=_cross_file(rubber)))],
         mimetype="image/png",
-        headers={"Content-Disposition": f'attachment; filename="sueca-{rubber.id}.png"'},
+        filename=f"sueca-{rubber.id}.png",
+        text=False,
     )

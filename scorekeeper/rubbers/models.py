@@ -136,13 +136,28 @@ class Hand(Model):
         tricks: list[list[str]] | None,
         typed_team: int | None = None,
     ) -> None:
-        self.kind = hand.kind.value
-        self.points0, self.points1 = hand.points if hand.points else (None, None)
-        self.all_tricks = hand.all_tricks
-        self.team = hand.team
-        self.trump = trump
-        self.tricks = tricks
-        self.typed_team = typed_team if hand.points else None
+        for name, value in Hand.input_values(hand, trump, tricks, typed_team).items():
+            setattr(self, name, value)
+
+    @staticmethod
+    def input_values(
+        hand: engine.Hand,
+        trump: str | None,
+        tricks: list[list[str]] | None,
+        typed_team: int | None = None,
+    ) -> dict[str, Any]:
+        """Return the columns that keep a hand's input, by name (for an insert of many rows)."""
+        points0, points1 = hand.points if hand.points else (None, None)
+        return {
+            "kind": hand.kind.value,
+            "points0": points0,
+            "points1": points1,
+            "all_tricks": hand.all_tricks,
+            "team": hand.team,
+            "trump": trump,
+            "tricks": tricks,
+            "typed_team": typed_team if hand.points else None,
+        }
 
 
 class WriteKey(WriteKeyColumns, Model):

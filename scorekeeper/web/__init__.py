@@ -10,6 +10,7 @@ from flask import Blueprint, Flask
 
 from scorekeeper.web import (
     delivery,
+    downloads,
     errors,
     guard,
     i18n,
@@ -36,6 +37,7 @@ def init_app(app: Flask) -> None:
     security.init_app(app)
     delivery.init_app(app)
     page_cache.init_app(app)
+    downloads.init_app(app)
     errors.init_app(app)
     logs.init_app(app)
     from scorekeeper.web import pwa, views  # noqa: F401  their routes, on bp

@@ -35,7 +35,8 @@ COMPRESSIBLE = frozenset(
 )
 """What is worth compressing: the text a browser fetches; PNG files are compressed already.
 The API's JSON is left alone: its answers are short, and its clients are scripts that may not
-take gzip however they ask."""
+take gzip however they ask. A group's export file, which is not short, is kept gzipped and sent
+so by web.downloads to a client that asks for gzip."""
 SMALLEST = 256
 """Shorter answers are sent as they are: gzip would save little more than its own header."""
 GZIP_LEVEL = 6

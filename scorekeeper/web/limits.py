@@ -47,6 +47,17 @@ LIMITS: dict[str, tuple[str, str]] = {
 endpoint named here that the app does not have stops create_app (a KeyError), so a renamed view
 cannot slip out of its limit."""
 
+DOWNLOADS = "30/minute;300/hour"
+"""Heavy reads (issue 24, item 7): a group's export, a rubber's CSV, a cross's files. Kept per
+version (web.downloads), yet each still sends up to megabytes; one count for all of them."""
+READS: dict[str, tuple[str, str]] = {
+    "api.export.export_json": ("downloads", DOWNLOADS),
+    "api.export.rubber_csv": ("downloads", DOWNLOADS),
+    "groups.cross_png": ("downloads", DOWNLOADS),
+    "groups.cross_svg": ("downloads", DOWNLOADS),
+}
+"""The GETs limited, as LIMITS names the POSTs."""
+
 
 def scaled(limit: str, factor: int) -> str:
     """The limit with its counts multiplied (RATELIMIT_FACTOR).
@@ -65,6 +76,8 @@ def _configured(limit: str) -> Callable[[], str]:
 
 def _sentence() -> str:
     """What a 429 says: what was asked too often."""
+    if request.endpoint in READS:
+        return _("Too many downloads from this address: wait a minute and try again.")
     if LIMITS.get(request.endpoint or "", ("", ""))[0] == "analyses":
         return _("Too many analyses asked for from this address: wait a minute and try again.")
     return _(
@@ -127,5 +140,9 @@ def init_app(app: Flask) -> Limiter:
         view = app.view_functions[endpoint]
         limited: Any = limiter.shared_limit(_configured(limit), scope=scope, methods=["POST"])(view)
         app.view_functions[endpoint] = limited  # typed as maybe async: these views are not
+    for endpoint, (scope, limit) in READS.items():
+        view = app.view_functions[endpoint]
+        read: Any = limiter.shared_limit(_configured(limit), scope=scope, methods=["GET"])(view)
+        app.view_functions[endpoint] = read
     app.register_error_handler(429, too_many)
     return limiter

@@ -7,6 +7,7 @@ The rubbers keep copies of these in ``rubbers/store.py``; the features added sin
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import hmac
 import json
@@ -44,6 +45,20 @@ def key_matches(stored_hash: str, key: str | None) -> bool:
     if not key:
         return False
     return hmac.compare_digest(hash_key(key), stored_hash)
+
+
+def derived_key(secret: str, *parts: str) -> str:
+    """Return an edit key made from ``secret`` and ``parts``: the same ones give it again.
+
+    For the rubbers of an import sent with an idempotency key, whose keys the group's key gives
+    again (docs/decisions/limits.md, "Imports"); as long and as unguessable as :func:`new_token`'s.
+
+    >>> derived_key("s", "a", "b") == derived_key("s", "a", "b") != derived_key("s", "a", "c")
+    True
+    """
+    message = "\0".join(("sueca-derived-key", *parts)).encode()
+    digest = hmac.new(secret.encode(), message, hashlib.sha256).digest()[:24]
+    return base64.urlsafe_b64encode(digest).decode()
 
 
 def body_hash(body: Any) -> str:

@@ -88,6 +88,12 @@ class GroupExport(Part):
     group: Annotated[dict[str, Any], Says(f.an_object)] = f.OMITTED
     rubbers: Annotated[list[SkipValidation[ImportedRubber]], Says(f.listed(None, None, None))]
     """Read one by one, hands and all, by the import (each refusal names its rubber)."""
+    key: f.Key = Field(
+        f.OMITTED,
+        description="An idempotency key: the same key with the same file answers the first "
+        "answer again (the rubbers made under it, with their edit keys), also when that answer "
+        "was lost; with another file, 409.",
+    )
 
 
 # Answers --------------------------------------------------------------------------------------
