@@ -32,8 +32,10 @@ UNPACKED_CHUNK = 16 * 1024
 
 @dataclass(frozen=True)
 class Kept:
-    """A download as built: its bytes, gzipped when ``packed`` (then sent as they are to a
-    client that takes gzip, unpacked for one that does not)."""  # noqa: D205
+    """A download as built: its bytes, gzipped when ``packed``.
+
+    Packed bytes are sent as they are to a client that takes gzip, unpacked for one that does
+    not."""
 
     data: bytes
     packed: bool
