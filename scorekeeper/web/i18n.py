@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from babel.dates import get_timezone
 from flask import Flask, request
 from flask_babel import format_datetime, get_locale
 
@@ -29,6 +30,36 @@ def select_locale() -> str:
     return _ACCEPTED.get(best or "", DEFAULT_LOCALE)
 
 
+TIME_ZONE_COOKIE = "tz"
+"""The phone's own time zone, an IANA name its pages' script sets (static/app.js)."""
+LOCALE_ZONES = {"pt_PT": "Europe/Lisbon", "pt_BR": "America/Sao_Paulo", "en": "Europe/Lisbon"}
+"""Before the script has said, the zone of the language's country: Brasília time for Brazilian
+Portuguese, Lisbon's otherwise (the app's home)."""
+
+
+def known_zone(name: str) -> bool:
+    """Return whether ``name`` is a time zone of the tz database the server has.
+
+    >>> known_zone("America/Sao_Paulo"), known_zone("Lua/Mare")
+    (True, False)
+    """
+    if not name or len(name) > 64:
+        return False
+    try:
+        get_timezone(name)
+    except (LookupError, ValueError):
+        return False
+    return True
+
+
+def select_timezone() -> str:
+    """The phone's own zone (its cookie), else its language's country's."""
+    given = request.cookies.get(TIME_ZONE_COOKIE, "")
+    if known_zone(given):
+        return given
+    return LOCALE_ZONES.get(str(get_locale() or DEFAULT_LOCALE), LOCALE_ZONES[DEFAULT_LOCALE])
+
+
 def html_lang(locale: str) -> str:
     """The BCP 47 tag for ``<html lang>``."""
     return locale.replace("_", "-")
@@ -44,16 +75,22 @@ English (neither month-first nor day-first digits, which English readers take bo
 
 
 def moment(when: datetime) -> str:
-    """A stored time (UTC) written the reader's way."""
+    """A stored time (UTC) written the reader's way, in the reader's time zone."""
     locale = str(get_locale() or DEFAULT_LOCALE)
     return str(format_datetime(when, MOMENT_PATTERNS.get(locale, MOMENT_PATTERNS["pt_PT"])))
 
 
 def _template_context() -> dict[str, Any]:
     locale = str(get_locale() or DEFAULT_LOCALE)
-    return {"locale": locale, "html_lang": html_lang(locale), "locales": LOCALES, "moment": moment}
+    return {
+        "locale": locale,
+        "html_lang": html_lang(locale),
+        "locales": LOCALES,
+        "moment": moment,
+        "time_zone": select_timezone(),
+    }
 
 
 def init_app(app: Flask) -> None:
-    babel.init_app(app, locale_selector=select_locale)
+    babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone)
     app.context_processor(_template_context)
