@@ -26,7 +26,7 @@ def defined(html: str) -> list[str]:
     ("accept", "title", "trick", "pente"),
     [
         ("pt-PT", "Glossário", "As quatro cartas jogadas numa volta", "Uma partida ganha por 4–0"),
-        ("pt-BR", "Glossário", "As quatro cartas jogadas numa rodada", "(no Brasil, gato)"),
+        ("pt-BR", "Glossário", "As quatro cartas jogadas numa rodada", "vencida por 4–0. No papel"),
         ("en", "Glossary", "A trick: the four cards played in one round", "A rubber won 4–0"),
     ],
 )
@@ -96,3 +96,28 @@ def test_the_bandeira_is_all_120_points_in_brazil_too(client: FlaskClient) -> No
     html = client.get("/glossary", headers={"Accept-Language": "en"}).get_data(as_text=True)
     explanation = html[html.index('id="bandeira"') :].split("</dd>")[0]
     assert "in Brazil and at online tables, all 120 card points" in explanation
+
+
+def _headwords(html: str, entry: str) -> list[str]:
+    found = re.search(rf'<dt id="{entry}">(.*?)</dt>', html, re.S)
+    assert found, entry
+    return defined(found.group(1))
+
+
+@pytest.mark.parametrize(
+    ("accept", "shuffle", "pente", "european"),
+    [
+        ("pt-BR", ["embaralhar", "cortar", "dar", "baralhar"], ["gato", "pente"], ["desenha-se"]),
+        ("pt-PT", ["baralhar", "cortar", "dar", "embaralhar"], ["pente", "gato"], []),
+    ],
+)
+def test_each_portuguese_reads_its_own_headwords_first(
+    client: FlaskClient, accept: str, shuffle: list[str], pente: list[str], european: list[str]
+) -> None:
+    """A Brazilian table says embaralhar and gato: the pt-BR glossary leads with them (issue 25,
+    item 27), the European word beside it, and no European phrasing in its sentences."""
+    html = client.get("/glossary", headers={"Accept-Language": accept}).get_data(as_text=True)
+    assert _headwords(html, "baralhar") == shuffle
+    assert _headwords(html, "pente") == pente
+    for phrase in european:
+        assert phrase not in html
