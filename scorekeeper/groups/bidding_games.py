@@ -9,7 +9,7 @@ import secrets
 from typing import Any
 
 import sqlalchemy as sa
-from flask import abort, redirect, render_template, request, url_for
+from flask import redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
@@ -108,9 +108,7 @@ def bidding_games(group_id: str) -> str:
 @bp.route("/g/<group_id>/bidding/new", methods=["GET", "POST"])
 def new_bidding_game(group_id: str) -> Any:
     """A bidding game started in the group: its regulars' names offered, no name twice."""
-    group = _group_or_404(group_id)
-    if not group_store.can_edit(current_device(), group):
-        abort(403)
+    group = group_store.GRANTS.editable_or_403(group_id)
     form = NewGameForm()
     if request.method == "GET":
         last = db.session.execute(

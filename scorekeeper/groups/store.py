@@ -10,6 +10,7 @@ group's sittings in ``groups.sittings``.
 from __future__ import annotations
 
 import sqlalchemy as sa
+from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
 
@@ -51,8 +52,15 @@ def create_group(name: str, device: str | None = None) -> tuple[Group, str]:
     return group, key
 
 
+def _read_only() -> str:
+    return _(
+        "This phone has the group's read-only link: open the group's edit link to start rubbers "
+        "and games in it, or to move rubbers into it."
+    )
+
+
 GRANTS: grants.Granted[Group] = grants.Granted(
-    Group, DeviceGroup, "group_id", dated=False, book="group_keys"
+    Group, DeviceGroup, "group_id", dated=False, book="group_keys", read_only=_read_only
 )
 """Which devices may change a group (web.grants)."""
 get = GRANTS.get

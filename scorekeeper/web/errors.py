@@ -14,7 +14,7 @@ from flask.sansio.app import App
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import Forbidden, HTTPException
 
 SQLITE_UNAVAILABLE = frozenset({3, 5, 6, 8, 10, 13, 14, 15})
 """SQLite's primary result codes for a database out of reach rather than a bad statement:
@@ -29,8 +29,20 @@ READ_ONLY_SQLSTATE = "25006"
 RETRY_AFTER = 30
 
 
+class ReadOnly(Forbidden):
+    """A 403 for a phone without the edit link, whose sentence says what that link gives here.
+
+    The read-only link of a group lets one look; its edit link starts rubbers in it, not "records
+    hands" as a rubber's does."""
+
+    def __init__(self, sentence: str) -> None:
+        super().__init__(description=sentence)
+
+
 def _explain(error: HTTPException) -> tuple[str, str]:
     code = error.code or 500
+    if isinstance(error, ReadOnly) and error.description:
+        return _("Not allowed"), error.description
     if isinstance(error, CSRFError):
         return _("Please try again"), _(
             "This form was open too long or came from elsewhere. Reload the page and try again."

@@ -19,6 +19,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.extensions import db
 from scorekeeper.web import tokens
 from scorekeeper.web.device import current_device, ensure_device, remember_key
+from scorekeeper.web.errors import ReadOnly
 
 RowT = TypeVar("RowT")
 """What is granted (a rubber, a game, a group): a row with an ``id``."""
@@ -38,6 +39,8 @@ class Granted(Generic[RowT]):
     dated: bool = True
     book: str = "keys"
     """Where the device keeps the edit keys it was given (web.device.remember_key)."""
+    read_only: Callable[[], str] | None = None
+    """What a phone without the edit link is told (403), when not the rubber's "record hands"."""
 
     def get(self, row_id: str) -> RowT | None:
         """The row with this id, if the id could be one."""
@@ -53,6 +56,8 @@ class Granted(Generic[RowT]):
         """The row, if this request's device may change it (404 if none, 403 if not)."""
         row = self.or_404(row_id)
         if not self.can_edit(current_device(), row):
+            if self.read_only is not None:
+                raise ReadOnly(self.read_only())
             abort(403)
         return row
 

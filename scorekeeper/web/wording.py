@@ -123,7 +123,7 @@ def hand_summary(result: engine.HandResult, teams: tuple[str, str]) -> str:
     if result.winner is None:  # a tie, a revoke, a spoiled deal: its words name no winner
         return words
     if _head(result) == engine.scoring.TOTAL_POINTS and not result.bandeira:
-        words += " " + _("(no bandeira without all the tricks)")
+        words = _("%(summary)s — no bandeira without all the tricks", summary=words)
     # The team it went to: "75 → 1 jogo" twice could be either side's.
     return _("%(team)s: %(summary)s", team=teams[result.winner], summary=words)
 

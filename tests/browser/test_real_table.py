@@ -559,7 +559,7 @@ def test_0120_is_120_and_120_says_why_it_is_no_bandeira(live_server: str, phone:
     record(phone, "0120")
     expect(phone.locator(".scoreline .games")).to_have_text("2 – 0")
     expect(phone.locator("main > .note")).to_have_text(
-        "Nós: 120 → 2 jogos (capote) (sem todas as vazas não é bandeira)"
+        "Nós: 120 → 2 jogos (capote) — sem todas as vazas, não é bandeira"
     )
     phone.get_by_text("Todas as vazas", exact=True).tap()
     record(phone, "120")

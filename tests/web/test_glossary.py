@@ -114,8 +114,9 @@ def _headwords(html: str, entry: str) -> list[str]:
 def test_each_portuguese_reads_its_own_headwords_first(
     client: FlaskClient, accept: str, shuffle: list[str], pente: list[str], european: list[str]
 ) -> None:
-    """A Brazilian table says embaralhar and gato: the pt-BR glossary leads with them (issue 25,
-    item 27), the European word beside it, and no European phrasing in its sentences."""
+    """A Brazilian table says embaralhar and gato: the pt-BR glossary leads with them.
+
+    The European word beside it, and no European phrasing in its sentences (issue 25, item 27)."""
     html = client.get("/glossary", headers={"Accept-Language": accept}).get_data(as_text=True)
     assert _headwords(html, "baralhar") == shuffle
     assert _headwords(html, "pente") == pente
