@@ -11,7 +11,7 @@ from scorekeeper.bidding.models import BiddingGame, DeviceBidding
 from scorekeeper.extensions import db
 from scorekeeper.groups.models import DeviceGroup, Group
 from scorekeeper.home import bp
-from scorekeeper.rubbers import drawings, house_rules
+from scorekeeper.rubbers import access, drawings, house_rules
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import paging, wording
@@ -79,9 +79,14 @@ def history() -> str:
         BiddingGame.id,
         links="games_",
     )
+    group_ids = {rubber.group_id for rubber in pagination.items if rubber.group_id}
+    named = db.select(Group.id, Group.name).where(Group.id.in_(group_ids))
+    group_names = {row.id: row.name for row in db.session.execute(named)} if group_ids else {}
     return render_template(
         "history.html",
         pagination=pagination,
+        pairs_said=access.pairs_said,
+        group_names=group_names,
         games=games,
         seat_names=bidding_wording.seat_names,
         crosses=crosses,
