@@ -46,8 +46,33 @@ def playing(group_id: str, now: datetime) -> list[Rubber]:
         )
         .order_by(Rubber.created_at, Rubber.group_seq)
     ).scalars()
-    shown = [r for r in found if not r.finished or r.updated_at >= now - FINISHED_SHOWN]
+    shown = [
+        r for r in current(list(found)) if not r.finished or r.updated_at >= now - FINISHED_SHOWN
+    ]
     return shown[-MOST_SHOWN:]
+
+
+def current(rubbers: list[Rubber]) -> list[Rubber]:
+    """Return each table's current rubber: those no later rubber replaced (:func:`replaced_by`).
+
+    ``rubbers`` are in the order they were started."""
+    views = [sittings.sitting_view(rubber) for rubber in rubbers]
+    return [
+        rubber
+        for index, rubber in enumerate(rubbers)
+        if not any(replaced_by(views[index], later) for later in views[index + 1 :])
+    ]
+
+
+def replaced_by(earlier: sittings.SittingRubber, later: sittings.SittingRubber) -> bool:
+    """Whether ``later`` is the same table's next rubber, so ``earlier`` leaves the screen.
+
+    The same table is a sitting's (sittings.follows): the next rubber started from this one, or
+    the same two pairs again. Pairs known only by their team names ("Nós", "Eles") may be two
+    tables playing at once, so those replace only a rubber already won."""
+    if not sittings.follows(earlier, later):
+        return False
+    return later.previous_id == earlier.id or earlier.finished or earlier.named
 
 
 def _etag(group: Group, rubbers: list[Rubber]) -> str:

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
+from scorekeeper.rubbers import store as rubber_store
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web.columns import utcnow
 from tests.support.apps import fresh_app
@@ -177,3 +178,38 @@ def test_a_tv_reloaded_while_the_server_is_down_comes_back_by_itself(
             assert tv.evaluate(NO_RELOAD)
         finally:
             server.stop()
+
+
+def test_a_table_is_one_card_its_current_rubber(table: CountedServer, tv: Any) -> None:
+    """A rubber won and the next one at the same table: one card, the next one's (issue 25, 4).
+
+    The same table is the next rubber started from the won one, or the same two pairs starting
+    again on their own; another table's rubber won a moment ago keeps its card."""
+    group = new_group(table.url)
+    won = group_rubber(table.url, group, ["Ana", "Bruno", "Carla", "Duarte"])
+    record(table.url, won, BANDEIRA)
+    other = group_rubber(table.url, group, ["Eva", "Filipe", "Gil", "Hugo"])
+    record(table.url, other, BANDEIRA)
+    with table.app.app_context():
+        previous = db.session.get(Rubber, won["id"])
+        assert previous is not None
+        rubber_store.create_rubber(
+            teams=previous.teams,
+            players=previous.players,
+            first_dealer=previous.state().dealer,
+            rules=previous.rule_set(),
+            previous_id=previous.id,
+            group_id=previous.group_id,
+        )
+        db.session.commit()
+    again = group_rubber(table.url, group, ["Gil", "Hugo", "Eva", "Filipe"])  # sides swapped
+    record(table.url, again, {"points": [75, 45]})
+
+    follow(tv, display_of(table.url, group))
+    tables = tv.locator(".table")
+    expect(tables).to_have_count(2)
+    expect(tables.nth(0)).to_contain_text("Ana & Carla")
+    expect(tables.nth(0).locator(".games")).to_have_text("0 – 0")
+    expect(tables.nth(1)).to_contain_text("Gil & Eva")
+    expect(tables.nth(1).locator(".games")).to_have_text("1 – 0")
+    assert tv.locator(".table.finished").count() == 0
