@@ -7,22 +7,27 @@ standings, big enough to read across the room. It has no controls and keeps itse
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Response, abort, current_app, render_template, request
+from flask import Response, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+from werkzeug.wrappers import Response as Redirect
 
 from scorekeeper.extensions import db
 from scorekeeper.groups import bp, sittings
 from scorekeeper.groups import store as group_store
-from scorekeeper.groups.models import Group
+from scorekeeper.groups.models import TV_CODE_LENGTH, Group
 from scorekeeper.rubbers import drawings
 from scorekeeper.rubbers.access import player_names
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 from scorekeeper.web.columns import utcnow
 from scorekeeper.web.i18n import select_locale
+from scorekeeper.web.qr import qr_svg
 
 PLAYING_FOR = sittings.SITTING_GAP
 """A rubber not finished and not written to for this long is no longer being played."""
@@ -33,6 +38,32 @@ STARTED_WITHIN = timedelta(hours=12)
 MOST_SHOWN = 12
 """The latest rubbers shown, should more tables than this be playing."""
 STANDINGS_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class TvLink:
+    """The short address that opens a group's TV, as a remote types it, and its QR code."""
+
+    address: str
+    """Without its scheme, which a browser puts in by itself."""
+    qr: Markup
+
+
+@bp.app_template_global()
+def tv_link(group: Group) -> TvLink:
+    """Return the short address of the group's TV and its QR code (the group page and the TV's)."""
+    url = url_for("groups.tv", code=group.tv_code, _external=True)
+    address = url.split("://", 1)[-1]
+    return TvLink(address, qr_svg(url, _("QR code of the TV's link")))
+
+
+@bp.get("/tv/<code>")
+def tv(code: str) -> Redirect:
+    """Open the TV of the group whose TV code this is (docs/decisions/groups.md)."""
+    group = group_store.by_tv_code(code) if len(code) == TV_CODE_LENGTH else None
+    if group is None:
+        abort(404)
+    return redirect(url_for(".display", group_id=group.id))
 
 
 def playing(group_id: str, now: datetime) -> list[Rubber]:

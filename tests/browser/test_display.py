@@ -213,3 +213,73 @@ def test_a_table_is_one_card_its_current_rubber(table: CountedServer, tv: Any) -
     expect(tables.nth(1)).to_contain_text("Gil & Eva")
     expect(tables.nth(1).locator(".games")).to_have_text("1 – 0")
     assert tv.locator(".table.finished").count() == 0
+
+
+LONG_NAMES = ["Conceição Albuquerque", "Maria da Graça", "Ana", "Bruno"]
+MEASURE = """() => [...document.querySelectorAll(".table")].map((card) => {
+    const size = (selector) => parseFloat(getComputedStyle(card.querySelector(selector)).fontSize);
+    const box = card.getBoundingClientRect();
+    const inside = [...card.querySelectorAll(".scoreline span, .games, .cross, p")].every((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width === 0 || r.top >= box.top - 1 && r.bottom <= box.bottom + 1
+            && r.left >= box.left - 1 && r.right <= box.right + 1
+            && e.scrollWidth <= e.clientWidth + 1;
+    });
+    return {score: size(".games"), names: size(".scoreline small"), line: size(".target"),
+            bottom: box.bottom, right: box.right, inside};
+})"""
+
+
+def measured(tv: Any, base: str, tables: int) -> list[dict[str, Any]]:
+    """The TV's cards with ``tables`` tables playing: type sizes and whether all of each shows."""
+    group = new_group(base)
+    for number in range(tables):
+        names = [f"{name} {number}" if seat else name for seat, name in enumerate(LONG_NAMES)]
+        group_rubber(base, group, names)
+    tv.goto(display_of(base, group))
+    cards: list[dict[str, Any]] = tv.evaluate(MEASURE)
+    assert len(cards) == tables
+    assert all(card["inside"] for card in cards), cards
+    assert all(card["bottom"] <= 1080 and card["right"] <= 1920 for card in cards), cards
+    return cards
+
+
+def test_the_tv_is_read_across_the_room_with_3_tables_and_with_8(live_server: str, tv: Any) -> None:
+    """Issue 25, item 5: at 1920×1080, scores 96 px and names 32 px with three tables.
+
+    With eight, every card still shows whole, the score still 6 % of the screen's height."""
+    cards = measured(tv, live_server, 3)
+    assert min(card["score"] for card in cards) >= 96, cards
+    assert min(card["names"] for card in cards) >= 32, cards
+    assert min(card["line"] for card in cards) >= 28, cards
+    cards = measured(tv, live_server, 8)
+    assert min(card["score"] for card in cards) >= 0.06 * 1080, cards
+    assert min(card["names"] for card in cards) >= 24, cards
+
+
+def test_the_tv_is_opened_by_a_short_address_or_its_qr_code(live_server: str, tv: Any) -> None:
+    """Issue 25, item 5: a short address a TV's remote can type, and a QR code of it.
+
+    Ten letters with none that reads as a figure (docs/decisions/groups.md); any case will do."""
+    group = new_group(live_server)
+    group_rubber(live_server, group, ["Ana", "Bruno", "Carla", "Duarte"])
+    tv.goto(f"{live_server}/g/{group['id']}")
+    address = tv.locator(".tv-address").first.inner_text()
+    host = live_server.removeprefix("http://")
+    assert address.startswith(f"{host}/tv/"), address
+    code = address.removeprefix(f"{host}/tv/")
+    assert len(code) == 10 and set(code) <= set("abcdefghjkmnpqrstuvwxyz"), code
+    qr = tv.get_by_role("img", name="Código QR da ligação da televisão")
+    expect(qr).to_be_visible()
+
+    tv.goto(f"{live_server}/tv/{code.upper()}")
+    expect(tv).to_have_url(display_of(live_server, group))
+    expect(tv.locator(".table")).to_have_count(1)
+    # The TV shows them too, for a phone or another screen, big enough to scan across a room.
+    expect(tv.locator(".tv-address")).to_have_text(address)
+    box = tv.get_by_role("img", name="Código QR da ligação da televisão").bounding_box()
+    assert box is not None and box["width"] >= 180, box
+    assert tv.evaluate("() => document.documentElement.scrollHeight <= innerHeight")
+
+    wrong = "".join("b" if letter != "b" else "c" for letter in code)
+    assert requests.get(f"{live_server}/tv/{wrong}", timeout=10).status_code == 404
