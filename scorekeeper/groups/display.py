@@ -1,8 +1,9 @@
 """The group's display page, for the café's TV: its rubbers being played now and its standings.
 
-Every rubber of the group being played now is shown with its cross and score, beside the group's
-standings, big enough to read across the room. It has no controls and keeps itself up to date
-(app.js, "Following live" in docs/decisions/offline-and-live.md)."""
+Every table of the group playing now is shown, its current rubber with its cross and score, beside
+the group's standings, big enough to read across the room; the TV's short address (/tv/<code>)
+opens it. It has no controls and keeps itself up to date (app.js, "Following live" in
+docs/decisions/offline-and-live.md)."""
 
 from __future__ import annotations
 
