@@ -71,7 +71,10 @@
   // is asked while the page is hidden or the phone offline; after a failure the wait doubles
   // (10, 20, 40 s, a minute at most) and the page says it shows the last version seen, until
   // an answer comes. Elements marked data-keep stay as they are (their scripts hold them); a
-  // page in use (see busy) takes the new one once it is left alone.
+  // page in use (see busy) takes the new one once it is left alone. A link marked
+  // data-follow-next that a new page brings (the next rubber at this table) is where the page
+  // goes next, in place of its next question: it follows its table, not one rubber. A page
+  // that came with the link (a won rubber opened later) stays where the reader put it.
   var main = document.querySelector("main[data-follow]");
   if (!main) {
     return;
@@ -80,6 +83,7 @@
   var last = Date.now();
   var timer;
   var held;
+  var next;
 
   function busy() {
     // In use: a form changed from what the page came with (points typed, a team tapped), a
@@ -94,6 +98,10 @@
 
   function show() {
     var fresh = held.querySelector("main");
+    var link = fresh.querySelector("a[data-follow-next]");
+    if (link && !main.querySelector("a[data-follow-next]")) {
+      next = link.href;
+    }
     fresh.querySelectorAll("[data-keep]").forEach(function (element) {
       var kept = main.querySelector("[data-keep=" + element.getAttribute("data-keep") + "]");
       if (kept) {
@@ -121,8 +129,13 @@
       navigator.onLine && wait < 6000 && !root.hasAttribute("data-offline-copy");
     if (!document.hidden && navigator.onLine) {
       // Never sooner than the wait after the last question, whatever woke the page.
-      timer = setTimeout(ask, last + wait - Date.now());
+      timer = setTimeout(next ? go : ask, last + wait - Date.now());
     }
+  }
+
+  function go() {
+    last = Date.now();
+    window.location.assign(next);
   }
 
   function ask() {

@@ -1,28 +1,34 @@
 """The group's display page, for the café's TV: its rubbers being played now and its standings.
 
-Every rubber of the group being played now is shown with its cross and score, beside the group's
-standings, big enough to read across the room. It has no controls and keeps itself up to date
-(app.js, "Following live" in docs/decisions/offline-and-live.md)."""
+Every table of the group playing now is shown, its current rubber with its cross and score, beside
+the group's standings, big enough to read across the room; the TV's short address (/tv/<code>)
+opens it. It has no controls and keeps itself up to date (app.js, "Following live" in
+docs/decisions/offline-and-live.md)."""
 
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Response, abort, current_app, render_template, request
+from flask import Response, abort, current_app, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+from werkzeug.wrappers import Response as Redirect
 
 from scorekeeper.extensions import db
 from scorekeeper.groups import bp, sittings
 from scorekeeper.groups import store as group_store
-from scorekeeper.groups.models import Group
+from scorekeeper.groups.models import TV_CODE_LENGTH, Group
 from scorekeeper.rubbers import drawings
 from scorekeeper.rubbers.access import player_names
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import wording
 from scorekeeper.web.columns import utcnow
 from scorekeeper.web.i18n import select_locale
+from scorekeeper.web.qr import qr_svg
 
 PLAYING_FOR = sittings.SITTING_GAP
 """A rubber not finished and not written to for this long is no longer being played."""
@@ -33,6 +39,32 @@ STARTED_WITHIN = timedelta(hours=12)
 MOST_SHOWN = 12
 """The latest rubbers shown, should more tables than this be playing."""
 STANDINGS_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class TvLink:
+    """The short address that opens a group's TV, as a remote types it, and its QR code."""
+
+    address: str
+    """Without its scheme, which a browser puts in by itself."""
+    qr: Markup
+
+
+@bp.app_template_global()
+def tv_link(group: Group) -> TvLink:
+    """Return the short address of the group's TV and its QR code (the group page and the TV's)."""
+    url = url_for("groups.tv", code=group.tv_code, _external=True)
+    address = url.split("://", 1)[-1]
+    return TvLink(address, qr_svg(url, _("QR code of the TV's link")))
+
+
+@bp.get("/tv/<code>")
+def tv(code: str) -> Redirect:
+    """Open the TV of the group whose TV code this is (docs/decisions/groups.md)."""
+    group = group_store.by_tv_code(code) if len(code) == TV_CODE_LENGTH else None
+    if group is None:
+        abort(404)
+    return redirect(url_for(".display", group_id=group.id))
 
 
 def playing(group_id: str, now: datetime) -> list[Rubber]:
@@ -46,8 +78,33 @@ def playing(group_id: str, now: datetime) -> list[Rubber]:
         )
         .order_by(Rubber.created_at, Rubber.group_seq)
     ).scalars()
-    shown = [r for r in found if not r.finished or r.updated_at >= now - FINISHED_SHOWN]
+    shown = [
+        r for r in current(list(found)) if not r.finished or r.updated_at >= now - FINISHED_SHOWN
+    ]
     return shown[-MOST_SHOWN:]
+
+
+def current(rubbers: list[Rubber]) -> list[Rubber]:
+    """Return each table's current rubber: those no later rubber replaced (:func:`replaced_by`).
+
+    ``rubbers`` are in the order they were started."""
+    views = [sittings.sitting_view(rubber) for rubber in rubbers]
+    return [
+        rubber
+        for index, rubber in enumerate(rubbers)
+        if not any(replaced_by(views[index], later) for later in views[index + 1 :])
+    ]
+
+
+def replaced_by(earlier: sittings.SittingRubber, later: sittings.SittingRubber) -> bool:
+    """Whether ``later`` is the same table's next rubber, so ``earlier`` leaves the screen.
+
+    The same table is a sitting's (sittings.follows): the next rubber started from this one, or
+    the same two pairs again. Pairs known only by their team names ("Nós", "Eles") may be two
+    tables playing at once, so those replace only a rubber already won."""
+    if not sittings.follows(earlier, later):
+        return False
+    return later.previous_id == earlier.id or earlier.finished or earlier.named
 
 
 def _etag(group: Group, rubbers: list[Rubber]) -> str:

@@ -11,6 +11,8 @@ from sqlalchemy.orm import Mapped, mapped_column
 from scorekeeper.extensions import Model
 from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, GrantColumns, utcnow
 
+TV_CODE_LENGTH = 10
+"""The letters of a group's TV code (docs/decisions/groups.md, "The TV's short address")."""
 KEY_LENGTH = 3 * NAME_LENGTH
 """A player's matching key (stripped, casefolded): casefolding can triple a name's length."""
 
@@ -26,6 +28,8 @@ class Group(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     """Rewritten by every write to one of its rubbers: the write holds the group's lock."""
+    tv_code: Mapped[str] = mapped_column(String(TV_CODE_LENGTH), index=True, unique=True)
+    """The short code of its TV's address, /tv/<code> (groups.display.new_tv_code)."""
 
 
 class GroupImport(Model):

@@ -21,6 +21,8 @@ from scorekeeper.rubbers.models import Rubber
 
 SITTING_GAP = timedelta(hours=3)
 """Two rubbers of the same four players further apart than this are two sittings."""
+TEAM_KEY = "team:"
+"""The mark of a side known by its team's name rather than its two players."""
 NEIGHBOURS = 40
 """Rubbers read on each side of one to find its sitting: no sitting is longer."""
 
@@ -33,7 +35,7 @@ def side(players: Sequence[str | None] | None, teams: Sequence[str], team: int) 
     keys = [player_key(names[seat]) for seat in range(SEATS) if engine.team_of(seat) == team]
     if all(keys):
         return frozenset(keys)
-    return frozenset({"team:" + player_key(teams[team])})
+    return frozenset({TEAM_KEY + player_key(teams[team])})
 
 
 @dataclass(frozen=True)
@@ -52,6 +54,11 @@ class SittingRubber:
     @property
     def table(self) -> frozenset[frozenset[str]]:
         return frozenset(self.sides)
+
+    @property
+    def named(self) -> bool:
+        """Whether all four players are named (else a side is known by its team's name)."""
+        return not any(key.startswith(TEAM_KEY) for team in self.sides for key in team)
 
 
 def follows(earlier: SittingRubber, later: SittingRubber) -> bool:

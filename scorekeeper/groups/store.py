@@ -9,6 +9,8 @@ group's sittings in ``groups.sittings``.
 
 from __future__ import annotations
 
+import secrets
+
 import sqlalchemy as sa
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -17,6 +19,7 @@ from sqlalchemy.orm.exc import StaleDataError
 from scorekeeper.extensions import db
 from scorekeeper.groups import statistics
 from scorekeeper.groups.models import (
+    TV_CODE_LENGTH,
     DeviceGroup,
     Group,
     GroupOpponent,
@@ -47,7 +50,9 @@ CHART_POINTS = 200
 def create_group(name: str, device: str | None = None) -> tuple[Group, str]:
     """Store a new group; returns it with its edit key (only ever known to its creator)."""
     key = store.new_token()
-    group = Group(id=store.new_token(), edit_key_hash=store.hash_key(key), name=name)
+    group = Group(
+        id=store.new_token(), edit_key_hash=store.hash_key(key), name=name, tv_code=new_tv_code()
+    )
     GRANTS.create(group, device)
     return group, key
 
@@ -57,6 +62,35 @@ def _read_only() -> str:
         "This phone has the group's read-only link: open the group's edit link to start rubbers "
         "and games in it, or to move rubbers into it."
     )
+
+
+TV_CODE_LETTERS = "abcdefghjkmnpqrstuvwxyz"
+"""The letters of a TV code: lower case, without i, l and o, which read as 1 and 0."""
+
+
+def tv_code() -> str:
+    """Return a random TV code: TV_CODE_LENGTH of TV_CODE_LETTERS, about 45 bits.
+
+    >>> code = tv_code()
+    >>> len(code) == TV_CODE_LENGTH and set(code) <= set(TV_CODE_LETTERS)
+    True
+    """
+    return "".join(secrets.choice(TV_CODE_LETTERS) for _ in range(TV_CODE_LENGTH))
+
+
+def new_tv_code() -> str:
+    """Return a TV code no group has yet (two alike are one in 10^13: drawn again)."""
+    while True:
+        code = tv_code()
+        if db.session.execute(sa.select(Group.id).where(Group.tv_code == code)).first() is None:
+            return code
+
+
+def by_tv_code(code: str) -> Group | None:
+    """Return the group whose TV code this is, typed in either case."""
+    return db.session.execute(
+        sa.select(Group).where(Group.tv_code == code.lower())
+    ).scalar_one_or_none()
 
 
 GRANTS: grants.Granted[Group] = grants.Granted(

@@ -50,7 +50,12 @@ cannot slip out of its limit."""
 DOWNLOADS = "30/minute;300/hour"
 """Heavy reads (issue 24, item 7): a group's export, a rubber's CSV, a cross's files. Kept per
 version (web.downloads), yet each still sends up to megabytes; one count for all of them."""
+TV_CODES = "10/minute;60/hour"
+"""A group's TV opened by its short code (issue 25, item 5): a TV types one now and then; an
+address trying codes finds a group in decades (docs/decisions/groups.md, "The TV's short
+address")."""
 READS: dict[str, tuple[str, str]] = {
+    "groups.tv": ("tv_codes", TV_CODES),
     "api.export.export_json": ("downloads", DOWNLOADS),
     "api.export.rubber_csv": ("downloads", DOWNLOADS),
     "groups.cross_png": ("downloads", DOWNLOADS),

@@ -18,6 +18,7 @@ import sqlalchemy as sa
 from playwright.sync_api import expect
 
 from scorekeeper.extensions import db
+from scorekeeper.rubbers import store as rubber_store
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web.columns import utcnow
 from tests.support.apps import fresh_app
@@ -177,3 +178,108 @@ def test_a_tv_reloaded_while_the_server_is_down_comes_back_by_itself(
             assert tv.evaluate(NO_RELOAD)
         finally:
             server.stop()
+
+
+def test_a_table_is_one_card_its_current_rubber(table: CountedServer, tv: Any) -> None:
+    """A rubber won and the next one at the same table: one card, the next one's (issue 25, 4).
+
+    The same table is the next rubber started from the won one, or the same two pairs starting
+    again on their own; another table's rubber won a moment ago keeps its card."""
+    group = new_group(table.url)
+    won = group_rubber(table.url, group, ["Ana", "Bruno", "Carla", "Duarte"])
+    record(table.url, won, BANDEIRA)
+    other = group_rubber(table.url, group, ["Eva", "Filipe", "Gil", "Hugo"])
+    record(table.url, other, BANDEIRA)
+    with table.app.app_context():
+        previous = db.session.get(Rubber, won["id"])
+        assert previous is not None
+        rubber_store.create_rubber(
+            teams=previous.teams,
+            players=previous.players,
+            first_dealer=previous.state().dealer,
+            rules=previous.rule_set(),
+            previous_id=previous.id,
+            group_id=previous.group_id,
+        )
+        db.session.commit()
+    again = group_rubber(table.url, group, ["Gil", "Hugo", "Eva", "Filipe"])  # sides swapped
+    record(table.url, again, {"points": [75, 45]})
+
+    follow(tv, display_of(table.url, group))
+    tables = tv.locator(".table")
+    expect(tables).to_have_count(2)
+    expect(tables.nth(0)).to_contain_text("Ana & Carla")
+    expect(tables.nth(0).locator(".games")).to_have_text("0 – 0")
+    expect(tables.nth(1)).to_contain_text("Gil & Eva")
+    expect(tables.nth(1).locator(".games")).to_have_text("1 – 0")
+    assert tv.locator(".table.finished").count() == 0
+
+
+LONG_NAMES = ["Conceição Albuquerque", "Maria da Graça", "Ana", "Bruno"]
+MEASURE = """() => [...document.querySelectorAll(".table")].map((card) => {
+    const size = (selector) => parseFloat(getComputedStyle(card.querySelector(selector)).fontSize);
+    const box = card.getBoundingClientRect();
+    const inside = [...card.querySelectorAll(".scoreline span, .games, .cross, p")].every((e) => {
+        const r = e.getBoundingClientRect();
+        return r.width === 0 || r.top >= box.top - 1 && r.bottom <= box.bottom + 1
+            && r.left >= box.left - 1 && r.right <= box.right + 1
+            && e.scrollWidth <= e.clientWidth + 1;
+    });
+    return {score: size(".games"), names: size(".scoreline small"), line: size(".target"),
+            bottom: box.bottom, right: box.right, inside};
+})"""
+
+
+def measured(tv: Any, base: str, tables: int) -> list[dict[str, Any]]:
+    """The TV's cards with ``tables`` tables playing: type sizes and whether all of each shows."""
+    group = new_group(base)
+    for number in range(tables):
+        names = [f"{name} {number}" if seat else name for seat, name in enumerate(LONG_NAMES)]
+        group_rubber(base, group, names)
+    tv.goto(display_of(base, group))
+    cards: list[dict[str, Any]] = tv.evaluate(MEASURE)
+    assert len(cards) == tables
+    assert all(card["inside"] for card in cards), cards
+    assert all(card["bottom"] <= 1080 and card["right"] <= 1920 for card in cards), cards
+    return cards
+
+
+def test_the_tv_is_read_across_the_room_with_3_tables_and_with_8(live_server: str, tv: Any) -> None:
+    """Issue 25, item 5: at 1920×1080, scores 96 px and names 32 px with three tables.
+
+    With eight, every card still shows whole, the score still 6 % of the screen's height."""
+    cards = measured(tv, live_server, 3)
+    assert min(card["score"] for card in cards) >= 96, cards
+    assert min(card["names"] for card in cards) >= 32, cards
+    assert min(card["line"] for card in cards) >= 28, cards
+    cards = measured(tv, live_server, 8)
+    assert min(card["score"] for card in cards) >= 0.06 * 1080, cards
+    assert min(card["names"] for card in cards) >= 24, cards
+
+
+def test_the_tv_is_opened_by_a_short_address_or_its_qr_code(live_server: str, tv: Any) -> None:
+    """Issue 25, item 5: a short address a TV's remote can type, and a QR code of it.
+
+    Ten letters with none that reads as a figure (docs/decisions/groups.md); any case will do."""
+    group = new_group(live_server)
+    group_rubber(live_server, group, ["Ana", "Bruno", "Carla", "Duarte"])
+    tv.goto(f"{live_server}/g/{group['id']}")
+    address = tv.locator(".tv-address").first.inner_text()
+    host = live_server.removeprefix("http://")
+    assert address.startswith(f"{host}/tv/"), address
+    code = address.removeprefix(f"{host}/tv/")
+    assert len(code) == 10 and set(code) <= set("abcdefghjkmnpqrstuvwxyz"), code
+    qr = tv.get_by_role("img", name="Código QR da ligação da televisão")
+    expect(qr).to_be_visible()
+
+    tv.goto(f"{live_server}/tv/{code.upper()}")
+    expect(tv).to_have_url(display_of(live_server, group))
+    expect(tv.locator(".table")).to_have_count(1)
+    # The TV shows them too, for a phone or another screen, big enough to scan across a room.
+    expect(tv.locator(".tv-address")).to_have_text(address)
+    box = tv.get_by_role("img", name="Código QR da ligação da televisão").bounding_box()
+    assert box is not None and box["width"] >= 180, box
+    assert tv.evaluate("() => document.documentElement.scrollHeight <= innerHeight")
+
+    wrong = "".join("b" if letter != "b" else "c" for letter in code)
+    assert requests.get(f"{live_server}/tv/{wrong}", timeout=10).status_code == 404

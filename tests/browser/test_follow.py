@@ -19,6 +19,9 @@ import pytest
 import requests
 from playwright.sync_api import expect
 
+from scorekeeper.extensions import db
+from scorekeeper.rubbers import store as rubber_store
+from scorekeeper.rubbers.models import Rubber
 from tests.support.apps import fresh_app
 from tests.support.servers import CountedServer, Gunicorn, Seen, counted_server, gunicorn_env
 
@@ -245,3 +248,43 @@ def test_a_server_that_went_down_is_followed_again_when_it_is_back(
             assert follower.evaluate(NO_RELOAD)
         finally:
             server.stop()
+
+
+def test_a_follower_moves_on_to_the_next_rubber_at_its_table(
+    table: CountedServer, follower: Any
+) -> None:
+    """A phone on the bar keeps following its table (issue 25, item 16).
+
+    It sees the rubber won, then the next one started at the table, and goes to it by itself,
+    still asking at most once every 5 s; it goes on following there."""
+    rubber = new_rubber(table.url)
+    record(table.url, rubber, {"points": [120, 0], "all_tricks": True})
+    follow(follower, rubber["url"])
+    expect(follower.locator(".scoreline .games")).to_have_text("4 – 0")
+    start = time.monotonic()
+    with table.app.app_context():
+        previous = db.session.get(Rubber, rubber["id"])
+        assert previous is not None
+        following, key = rubber_store.create_rubber(
+            teams=previous.teams,
+            players=previous.players,
+            first_dealer=previous.state().dealer,
+            rules=previous.rule_set(),
+            previous_id=previous.id,
+        )
+        db.session.commit()
+        next_rubber = {"id": following.id, "edit_key": key}
+
+    expect(follower).to_have_url(f"{table.url}/r/{next_rubber['id']}", timeout=15_000)
+    expect(follower.locator(".scoreline .games")).to_have_text("0 – 0")
+    follower.evaluate("() => { window.sameDocument = true; }")
+    record(table.url, next_rubber, {"points": [75, 45]})
+    shown_within(follower, "1 – 0", 10)
+    assert follower.evaluate(NO_RELOAD)
+
+    seen = table.counted.by(FOLLOWER, since=start)
+    assert {(s.method, s.path) for s in seen} <= {
+        ("GET", f"/r/{rubber['id']}"),
+        ("GET", f"/r/{next_rubber['id']}"),
+    }
+    assert min(gaps(seen)) >= 4.5, [(round(s.at - start, 1), s.path) for s in seen]

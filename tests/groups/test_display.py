@@ -103,3 +103,20 @@ def test_the_etag_follows_hands_new_rubbers_and_old_rubbers_edited(
 def test_a_display_of_no_group_is_404(client: FlaskClient) -> None:
     for group_id in ("x" * 32, "nope", "a" * 500):
         assert client.get(f"/g/{group_id}/display").status_code == 404
+
+
+def test_two_tables_known_only_as_nos_and_eles_both_stay(app: Flask, client: FlaskClient) -> None:
+    """Unnamed players may be two tables at once: a later one replaces only a won rubber."""
+    group = client.post("/api/v1/groups", json={"name": "Tasca do Zé"}).get_json()
+    created = [
+        client.post(
+            "/api/v1/rubbers",
+            json={"group": group["id"]},
+            headers={"X-Group-Key": group["edit_key"]},
+        ).get_json()
+        for _ in range(3)
+    ]
+    hand(client, created[0], BANDEIRA)  # the first table won; the second and third play on
+    page = shown(client, group)
+    assert page.count('<section class="table') == 2
+    assert "Vencedores da partida" not in page
