@@ -289,6 +289,15 @@ def record_problem(problem: engine.RecordProblem) -> str:
     return RECORD_PROBLEMS[problem.code](problem)
 
 
+def _repeated(problem: engine.RecordProblem) -> str:
+    card = card_said(problem.card or "")
+    if problem.first_in is not None and problem.first_in == problem.trick:
+        return _("%(card)s was already played in this trick.", card=card)
+    if problem.first_in is None:
+        return _("%(card)s was already played in an earlier trick.", card=card)
+    return _("%(card)s was already played in trick %(trick)s.", card=card, trick=problem.first_in)
+
+
 ProblemWords = Callable[[engine.RecordProblem], str]
 RECORD_PROBLEMS: dict[engine.ProblemCode, ProblemWords] = {
     engine.ProblemCode.UNKNOWN_CARD: lambda problem: _(
@@ -297,9 +306,7 @@ RECORD_PROBLEMS: dict[engine.ProblemCode, ProblemWords] = {
     engine.ProblemCode.NOT_IN_DECK: lambda problem: _(
         "%(card)s is not in this deck.", card=card_said(problem.card or "")
     ),
-    engine.ProblemCode.REPEATED_CARD: lambda problem: _(
-        "%(card)s was already played in an earlier trick.", card=card_said(problem.card or "")
-    ),
+    engine.ProblemCode.REPEATED_CARD: _repeated,
     engine.ProblemCode.TRICK_SIZE: lambda problem: _(
         "Trick %(trick)s does not have 4 cards.", trick=problem.trick
     ),

@@ -23,4 +23,3 @@ def test_the_card_buttons_and_the_typed_cards_speak_portuguese(
     phone.locator('input[name="typed"]').fill("RE ve")
     phone.get_by_role("button", name="Acrescentar").tap()
     expect(phone.locator(".slots .face")).to_have_text(["R♠", "V♠", "·", "·"])
-

@@ -63,8 +63,22 @@ def test_portuguese_messages_name_cards_by_their_faces(client: FlaskClient) -> N
     assert said == ["10♠: 10♠ não existe neste baralho."]
     record = " ".join(FULL_RECORD[0])
     said = errors(replay(client, page, record, card="7S")[2])
-    assert said == ["7♠: 7♠ já foi jogada em uma vaza anterior."]
+    assert said == ["7♠: 7♠ já foi jogada na vaza 1."]
     count = html_lib.unescape(client.get(page + "/count?cards=ZZ&cards=KS&cards=KS").text)
     shown = re.sub(r"<[^>]+>", "", count)  # what a person reads, not the form's values
     assert "por exemplo 7C (7♥)" in shown and "7H" not in shown
     assert "R♠ foi escolhida duas vezes" in shown and "KS" not in shown
+
+
+# Item 25: a card repeated in the trick being entered -----------------------------------------
+
+
+def test_a_card_repeated_in_the_same_trick_is_said_so(client: FlaskClient) -> None:
+    page = start(client, "pt-BR")
+    status, record, html = replay(client, page, "AS 2S", card="AS")
+    assert (status, record) == (422, "AS 2S")
+    assert errors(html) == ["A♠: A♠ já foi jogada nesta vaza."]
+    start(client, "en")
+    assert errors(replay(client, page, "AS 2S", card="AS")[2]) == [
+        "A♠: A♠ was already played in this trick."
+    ]

@@ -312,7 +312,7 @@ def test_a_card_twice_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskClie
     response = en.post(page + "/replay", data={"trump": "H", "record": record, "card": "AS"})
     assert response.status_code == 422
     html = text(response)
-    assert errors_for(html, "AS") == ["A♠: A♠ was already played in an earlier trick."]
+    assert errors_for(html, "AS") == ["A♠: A♠ was already played in trick 1."]
     assert 'data-refused="AS"' in html
     assert hidden(html, "record") == record  # nothing lost, nothing added
 
@@ -342,7 +342,7 @@ def test_a_record_sent_with_a_problem_shows_it_beside_the_card(en: FlaskClient) 
     record = joined([FULL_RECORD[0], ["KS", "3S", "AS", "4S"]])
     response = en.post(page + "/replay", data={"trump": "H", "record": record})
     html = text(response)
-    assert errors_for(html, "AS") == ["A♠: A♠ was already played in an earlier trick."]
+    assert errors_for(html, "AS") == ["A♠: A♠ was already played in trick 1."]
     assert hidden(html, "record") == record
     response = en.post(page + "/replay/confirm", data={"trump": "H", "record": record})
     assert response.status_code == 422
@@ -437,7 +437,7 @@ def test_a_trick_is_corrected_before_the_hand_is_saved(en: FlaskClient) -> None:
         page + "/replay", data={"trump": "H", "record": record, "replace": "1.2", "card": "AS"}
     )
     assert response.status_code == 422
-    assert errors_for(text(response), "AS") == ["A♠: A♠ was already played in an earlier trick."]
+    assert errors_for(text(response), "AS") == ["A♠: A♠ was already played in this trick."]
     assert hidden(text(response), "record") == record
     # Undo takes the last card back; cancel leaves a correction.
     html = text(en.post(page + "/replay", data={"trump": "H", "record": record, "action": "undo"}))
