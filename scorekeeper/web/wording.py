@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from flask import has_request_context, request
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -380,11 +381,15 @@ def unknown_card(text: str) -> str:
 def card_said(text: str) -> str:
     """A card named in a sentence: its :func:`card_face`, or the text if it is no card.
 
-    A card's code (``7H``) is API.md's; the reader sees the card as the pages show it."""
+    A page's reader sees the card as the pages show it (``R♠``); the API's sentences name it by
+    API.md's code (``KS``), the letters its client writes (docs/decisions/card-entry.md)."""
     try:
-        return card_face(engine.Card.parse(text))
+        card = engine.Card.parse(text)
     except engine.CardError:
         return text
+    if has_request_context() and request.path.startswith("/api/"):
+        return str(card)
+    return card_face(card)
 
 
 def card_name(card: engine.Card) -> str:

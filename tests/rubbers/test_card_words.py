@@ -82,3 +82,11 @@ def test_a_card_repeated_in_the_same_trick_is_said_so(client: FlaskClient) -> No
     assert errors(replay(client, page, "AS 2S", card="AS")[2]) == [
         "A♠: A♠ was already played in this trick."
     ]
+
+
+def test_the_apis_sentences_name_cards_by_api_md_codes(client: FlaskClient) -> None:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "pt-BR"
+    answer = client.post(
+        "/api/v1/verify", json={"trump": "H", "leader": 1, "tricks": [["KS", "KS"]]}
+    ).get_json()
+    assert answer["errors"][0]["error"] == "KS já foi jogada nesta vaza."
