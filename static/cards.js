@@ -62,13 +62,18 @@
     }
   }
 
+  // The cards of a kept record: a trump alone is no record to offer back.
+  function cardsIn(record) {
+    return (record || "").split(/[\s|]+/).filter(Boolean).length;
+  }
+
   function remember(form) {
     var kept = { hand: form.getAttribute("data-hand") };
     FIELDS.forEach(function (name) {
       kept[name] = form.elements[name] ? form.elements[name].value : "";
     });
     try {
-      if (kept.record || kept.trump) {
+      if (cardsIn(kept.record) > 0) {
         window.localStorage.setItem(storeKey(form), JSON.stringify(kept));
       } else {
         window.localStorage.removeItem(storeKey(form));
@@ -81,8 +86,10 @@
   function offer(form) {
     var kept = stored(form);
     var prompt = document.querySelector("main [data-kept]");
-    if (!kept) {
-      remember(form); // nothing for this hand: what is there belongs to a hand since recorded
+    if (!kept || cardsIn(kept.record) === 0) {
+      // Nothing for this hand (what is there belongs to a hand since recorded, or holds no
+      // card): nothing to offer back.
+      remember(form);
       return;
     }
     if (form.elements.record.value || !prompt) {
@@ -90,8 +97,7 @@
       return;
     }
     var text = prompt.querySelector("[data-kept-text]");
-    var cards = kept.record.split(/[\s|]+/).filter(Boolean).length;
-    text.textContent = text.getAttribute("data-msg").replace("{count}", cards);
+    text.textContent = text.getAttribute("data-msg").replace("{count}", cardsIn(kept.record));
     prompt.hidden = false;
     form.inert = true;
     prompt.addEventListener("click", function (event) {

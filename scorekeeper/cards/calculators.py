@@ -28,13 +28,14 @@ from scorekeeper.web import card_grid, wording
 from scorekeeper.web.device import current_device
 
 
-def _opened(rubber_id: str) -> tuple[Rubber, engine.RubberState, bool] | Any:
+def _opened(rubber_id: str, editing: bool = False) -> tuple[Rubber, engine.RubberState, bool] | Any:
     """Return the rubber, its state and whether this phone records its hands.
 
-    Once the rubber is won, the rubber page says so instead."""
+    Once the rubber is won, the rubber page says so instead, but for the check of a hand
+    already recorded (``editing``): a won rubber's hands can still be edited."""
     rubber = rubber_or_404(rubber_id)
     state = rubber.state()
-    if state.finished:
+    if state.finished and not editing:
         flash(_("This rubber is already won: no more hands can be added."), "conflict")
         return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
     return rubber, state, store.can_edit(current_device(), rubber)
@@ -121,13 +122,24 @@ def _hand_count_error(count: int) -> str:
     )
 
 
+def _edited_hand(state: engine.RubberState) -> int | None:
+    """The recorded hand a melar check is for (``?hand=N``, from its edit form), or None.
+
+    None is the next hand; a number that is no recorded hand is 404."""
+    number = request.values.get("hand", type=int)
+    if "hand" in request.values and not (number and 1 <= number <= len(state.hands)):
+        abort(404)
+    return number
+
+
 @bp.route("/r/<rubber_id>/melar", methods=["GET", "POST"])
 def melar(rubber_id: str) -> Any:
     """Check the leader's 10 cards: with fewer than 10 points they may spoil the deal.
 
     The melar recorded (a POST from a phone that records hands) is the engine's verdict on the
-    cards sent with it, never the verdict shown for other cards before."""
-    opened = _opened(rubber_id)
+    cards sent with it, never the verdict shown for other cards before. With ``hand=N`` it is
+    hand N's leader who is checked, and the melar replaces that hand (its edit)."""
+    opened = _opened(rubber_id, editing="hand" in request.values)
     if not isinstance(opened, tuple):
         return opened
     rubber, state, can_edit = opened
@@ -137,6 +149,8 @@ def melar(rubber_id: str) -> Any:
     posted = request.method == "POST"
     if posted and not can_edit:
         abort(403)
+    number = _edited_hand(state)
+    leader = state.leader if number is None else state.hands[number - 1].leader
     form: CardsForm = MelarForm(request.form if posted else request.args)
     cards, problems = form.picked(rules)
     texts = [str(card) for card in cards]
@@ -149,7 +163,7 @@ def melar(rubber_id: str) -> Any:
             points = engine.verify_melar_hand(texts, rules)
             may_spoil = engine.can_spoil(texts, rules)
     if posted and action == "spoil" and points is not None:
-        recorded = _record_melar(rubber, texts, rules)
+        recorded = _record_melar(rubber, texts, rules, number)
         if isinstance(recorded, Response):
             return recorded
         refusal = recorded
@@ -157,7 +171,8 @@ def melar(rubber_id: str) -> Any:
     return render_template(
         "cards/melar.html",
         rubber=rubber,
-        leader=player_names(rubber)[state.leader],
+        leader=player_names(rubber)[leader],
+        number=number,
         **_picked(rules, cards, problems),
         count_error=count_error,
         refusal=refusal,
@@ -168,8 +183,10 @@ def melar(rubber_id: str) -> Any:
     ), (422 if refused else 200)
 
 
-def _record_melar(rubber: Rubber, texts: list[str], rules: engine.RuleSet) -> Response | str | None:
-    """Record the deal spoiled by the leader's cards ``texts``.
+def _record_melar(
+    rubber: Rubber, texts: list[str], rules: engine.RuleSet, number: int | None
+) -> Response | str | None:
+    """Record the deal spoiled by the leader's cards ``texts``: the next hand, or hand ``number``.
 
     Return the redirect to the rubber when it is recorded or the form was stale; else what the
     melar page shows: the engine's refusal, or None when the cards may not spoil the deal (the
@@ -178,6 +195,8 @@ def _record_melar(rubber: Rubber, texts: list[str], rules: engine.RuleSet) -> Re
     try:
         if not spoil.validate():
             raise store.Conflict("stale")
+        if number is not None:
+            return _replace_by_melar(rubber, number, texts, rules, spoil)
         device = current_device()
         assert device is not None  # can_edit
         recorded = recording.record_hand(
@@ -197,4 +216,22 @@ def _record_melar(rubber: Rubber, texts: list[str], rules: engine.RuleSet) -> Re
         return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
     if recorded.result is not None:
         flash(wording.hand_summary(recorded.result, recorded.teams), "hand")
+    return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
+
+
+def _replace_by_melar(
+    rubber: Rubber, number: int, texts: list[str], rules: engine.RuleSet, spoil: SpoilForm
+) -> Response:
+    """Replace hand ``number`` by the melar checked on its leader's cards, as its edit form does.
+
+    Raises the engine's refusal or the store's :class:`~scorekeeper.rubbers.store.Conflict`
+    (nothing is stored then)."""
+    store.write(
+        rubber.id,
+        store.replace_hand(number, engine.Hand.spoiled_by(texts, rules)),
+        key=spoil.key.data or None,
+        body={"melar": sorted(texts), "hand": number},
+        version=spoil.stored_version(),
+    )
+    flash(_("Hand %(number)s was changed; the score was counted again.", number=number), "hand")
     return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))

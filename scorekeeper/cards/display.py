@@ -7,7 +7,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from scorekeeper import engine
@@ -55,13 +54,8 @@ def template_globals() -> dict[str, Any]:
 
 
 def suit_letters() -> engine.SuitLetters:
-    """Return the suit letters cards are typed with in the reader's language.
-
-    Portuguese ones in the pt-PT and pt-BR interfaces (C copas, O ouros, E espadas, P paus),
-    English ones in English. The API keeps API.md's letters whatever the language."""
-    return (
-        engine.SuitLetters.ENGLISH if str(get_locale()) == "en" else engine.SuitLetters.PORTUGUESE
-    )
+    """Return the letters cards are typed with in the reader's language (``wording``'s)."""
+    return wording.suit_letters()
 
 
 def letters_hint() -> str:
@@ -69,6 +63,15 @@ def letters_hint() -> str:
     return ", ".join(
         f"{letter} {wording.suit_name(suit)} {wording.SUIT_SYMBOLS[suit.value]}"
         for letter, suit in engine.SUIT_LETTERS[suit_letters()].items()
+    )
+
+
+def ranks_hint() -> str:
+    """The face cards' typed letters with their names: "R rei, V valete, D dama"."""
+    faces = (engine.Rank.KING, engine.Rank.JACK, engine.Rank.QUEEN)
+    return ", ".join(
+        f"{engine.rank_letter(rank, suit_letters())} {wording.rank_name(rank).lower()}"
+        for rank in faces
     )
 
 
@@ -110,16 +113,7 @@ def problem_text(problem: engine.RecordProblem) -> str:
 
     An unreadable card's example is written with the reader's suit letters and its symbol."""
     if problem.code is engine.ProblemCode.UNKNOWN_CARD:
-        example = engine.Card(engine.Rank.SEVEN, engine.Suit.HEARTS)
-        letter = next(
-            key for key, suit in engine.SUIT_LETTERS[suit_letters()].items() if suit is example.suit
-        )
-        return _(
-            "%(card)s is not a card: type the rank then the suit, like %(example)s (%(face)s).",
-            card=problem.card or "",
-            example=f"{example.rank}{letter}",
-            face=wording.card_face(example),
-        )
+        return wording.unknown_card(problem.card or "")
     return wording.record_problem(problem)
 
 

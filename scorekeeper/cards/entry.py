@@ -36,6 +36,7 @@ from scorekeeper.cards.display import (
     normal,
     problem_keys,
     problem_text,
+    ranks_hint,
     suit_letter_error,
     trick_views,
     turned_card_choices,
@@ -219,6 +220,7 @@ def _replay_page(
         "turned_cards": turned_card_choices(rules),
         "suit_names": {s.value: wording.suit_name(s) for s in engine.Suit},
         "letters_hint": letters_hint(),
+        "ranks_hint": ranks_hint(),
         "typed_example": typed_example(),
         "deck_cards": TRICKS * SEATS,  # what a kept record is counted against
     }

@@ -4,6 +4,7 @@ Nothing here imports Flask or SQLAlchemy; the web app shows what this package de
 """
 
 from .cards import (
+    RANK_LETTERS,
     SUIT_LETTERS,
     Card,
     CardError,
@@ -14,6 +15,7 @@ from .cards import (
     card_points,
     deck,
     in_deck,
+    rank_letter,
     rank_order,
     read_typed,
 )
@@ -71,6 +73,7 @@ from .tricks import (
 __all__ = [
     "MAX_MULTIPLIER",
     "PRESETS",
+    "RANK_LETTERS",
     "SUIT_LETTERS",
     "Bandeira",
     "CannotSpoilError",
@@ -122,6 +125,7 @@ __all__ = [
     "next_hand",
     "pile_points",
     "play_hand",
+    "rank_letter",
     "rank_order",
     "read_typed",
     "replay",

@@ -184,6 +184,28 @@ SUIT_SYMBOLS: dict[str, Suit] = {
 }
 """The printed symbols: the same suit whatever the letters (♡ ♢ ♤ ♧ too, read as these)."""
 _OPEN_SYMBOLS = {"♧": "♣", "♢": "♦", "♡": "♥", "♤": "♠"}
+RANK_LETTERS: dict[SuitLetters, dict[str, Rank]] = {
+    SuitLetters.ENGLISH: {},
+    SuitLetters.PORTUGUESE: {"R": Rank.KING, "V": Rank.JACK, "D": Rank.QUEEN},
+}
+"""The face cards' own letters of each set (R rei, V valete, D dama), read beside K, J, Q.
+
+A rank letter and a suit letter may be the same (D dama, D diamonds): a typed card is read
+by position, the last character its suit and the rest its rank (docs/decisions/card-entry.md)."""
+
+
+def rank_letter(rank: Rank, letters: SuitLetters) -> str:
+    """Return how a rank is written with a set of letters: the king is R in Portuguese.
+
+    >>> rank_letter(Rank.KING, SuitLetters.PORTUGUESE), rank_letter(Rank.KING, SuitLetters.ENGLISH)
+    ('R', 'K')
+    >>> rank_letter(Rank.TEN, SuitLetters.PORTUGUESE)
+    '10'
+    """
+    for letter, named in RANK_LETTERS[letters].items():
+        if named is rank:
+            return letter
+    return rank.value
 
 
 class SuitLetterError(CardError):
@@ -206,11 +228,14 @@ class SuitLetterError(CardError):
 def read_typed(text: str, letters: SuitLetters) -> Card:
     """Read a card as a person typed it: rank then suit, with the interface's ``letters``.
 
-    A suit symbol is read too. A letter only the other set has is a :class:`SuitLetterError`:
+    The face cards are read in the set's own letters as well as in K, J, Q (``RE``, the rei de
+    espadas), and a suit symbol is read too. A letter only the other set has is a :class:`SuitLetterError`:
     in a Portuguese interface ``7C`` is the sete de copas, and ``7H`` is not guessed to be one.
 
     >>> str(read_typed("7c", SuitLetters.PORTUGUESE)), str(read_typed("ae", SuitLetters.PORTUGUESE))
     ('7H', 'AS')
+    >>> str(read_typed("RE", SuitLetters.PORTUGUESE)), str(read_typed("DO", SuitLetters.PORTUGUESE))
+    ('KS', 'QD')
     >>> str(read_typed("10♥", SuitLetters.ENGLISH)), str(read_typed("7C", SuitLetters.ENGLISH))
     ('10H', '7C')
     >>> read_typed("7H", SuitLetters.PORTUGUESE)
@@ -228,8 +253,10 @@ def read_typed(text: str, letters: SuitLetters) -> Card:
         if other:
             raise SuitLetterError(text, mark, letters)
         raise CardError(text)
+    written = cleaned[:-1]
+    rank = RANK_LETTERS[letters].get(written)
     try:
-        return Card(Rank.parse(cleaned[:-1]), suit)
+        return Card(rank or Rank.parse(written), suit)
     except CardError:
         raise CardError(text) from None
 

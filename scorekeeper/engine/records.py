@@ -78,6 +78,9 @@ class RecordProblem:
     trick: int | None
     card: str | None
     error: str
+    first_in: int | None = None
+    """For a repeated card, the trick it was first played in: ``trick`` itself when a trick
+    holds it twice."""
 
     def __post_init__(self) -> None:
         # A code given as its text is read as the member, so an unknown one cannot slip by.
@@ -320,11 +323,16 @@ class _Replay:
                 readable = False
                 continue
             if card in self.seen:
-                self._problem(
-                    ProblemCode.REPEATED_CARD,
-                    number,
-                    str(card),
-                    f"{card} was already played in trick {self.seen[card]}.",
+                first = self.seen[card]
+                where = "this trick" if first == number else f"trick {first}"
+                self.errors.append(
+                    RecordProblem(
+                        ProblemCode.REPEATED_CARD,
+                        number,
+                        str(card),
+                        f"{card} was already played in {where} (trick {number}).",
+                        first,
+                    )
                 )
                 readable = False
             else:

@@ -12,7 +12,7 @@ from flask import abort, url_for
 from scorekeeper import engine
 from scorekeeper.rubbers import bp, store
 from scorekeeper.rubbers.access import editable_or_403
-from scorekeeper.rubbers.forms import HandForm
+from scorekeeper.rubbers.forms import EditHandForm, melar_only_checked
 from scorekeeper.web import hand_edit, wording
 from scorekeeper.web.forms import choices
 
@@ -32,7 +32,8 @@ def edit_hand(rubber_id: str, number: int) -> Any:
     rubber = editable_or_403(rubber_id)
     if not 1 <= number <= len(rubber.hands):
         abort(404)
-    form = HandForm()
+    form = EditHandForm()
+    form.stored_kind = rubber.hands[number - 1].kind
     form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
 
     def refuse(error: engine.ScoringError) -> None:
@@ -43,7 +44,11 @@ def edit_hand(rubber_id: str, number: int) -> Any:
         number,
         form,
         fill=lambda: _fill(form, rubber.hands[number - 1], rubber.state().hands[number - 1].winner),
-        shown={"rubber": rubber, "by_cards": bool(rubber.hands[number - 1].tricks)},
+        shown={
+            "rubber": rubber,
+            "by_cards": bool(rubber.hands[number - 1].tricks),
+            "melar_only_checked": melar_only_checked(),
+        },
         change=lambda: store.replace_hand(
             number, form.engine_hand(), form.trump.data or None, typed_team=form.typed_team()
         ),
@@ -52,7 +57,7 @@ def edit_hand(rubber_id: str, number: int) -> Any:
     )
 
 
-def _fill(form: HandForm, row: Any, winner: int | None) -> None:
+def _fill(form: EditHandForm, row: Any, winner: int | None) -> None:
     """Put a stored hand back into the form as it was entered.
 
     A played hand goes on the side whose points were typed ("Nós, 25" stays "Nós, 25", not

@@ -17,6 +17,7 @@ from wtforms import (
 from wtforms.validators import (
     AnyOf,
     Optional,
+    ValidationError,
 )
 
 from scorekeeper import engine
@@ -241,6 +242,26 @@ class HandForm(VersionedForm):
         if action == "points":
             return 1 if self.team.data == "1" else 0
         return None
+
+
+def melar_only_checked() -> str:
+    """Why a page takes no melar but the melar check's (docs/decisions/scoring.md, "Melar")."""
+    return gettext(
+        "A melar is recorded from the melar check, on the leader's 10 cards: "
+        "only with fewer than 10 points may they spoil the deal."
+    )
+
+
+class EditHandForm(HandForm):
+    """A recorded hand's edit: a melar stays one, but no other hand becomes a melar unchecked.
+
+    ``stored_kind`` is the kind of the hand as it is stored."""
+
+    stored_kind = ""
+
+    def validate_action(self, field: HiddenField) -> None:
+        if field.data == "spoiled" and self.stored_kind != "spoiled":
+            raise ValidationError(melar_only_checked())
 
 
 class SpoilForm(UndoForm):

@@ -112,15 +112,14 @@ class CardsForm(Form):
             try:
                 card = engine.Card.parse(text)
             except engine.CardError:
-                problems[text] = gettext(
-                    "%(card)s is not a card: write the rank then the suit, like 7H.", card=text
-                )
+                problems[text] = wording.unknown_card(text)
                 continue
+            face = wording.card_face(card)
             if not in_deck(card):
-                problems[str(card)] = gettext("%(card)s is not in this deck.", card=str(card))
+                problems[str(card)] = gettext("%(card)s is not in this deck.", card=face)
             elif card in cards:
                 problems[str(card)] = gettext(
-                    "%(card)s is picked twice: a card counts once.", card=str(card)
+                    "%(card)s is picked twice: a card counts once.", card=face
                 )
             else:
                 cards.append(card)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from flask import has_request_context, request
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from markupsafe import Markup
@@ -93,7 +94,9 @@ ENGINE_ERRORS: dict[type[ValueError], Callable[[Any], str]] = {
     engine.RulesError: lambda error: _(
         "The setting %(key)s has a value it does not take.", key=error.key
     ),
-    engine.CardError: lambda error: _("%(card)s is not a card of this deck.", card=error.text),
+    engine.CardError: lambda error: _(
+        "%(card)s is not a card of this deck.", card=card_said(error.text)
+    ),
 }
 """The sentence of each class of the engine's errors, from the error."""
 
@@ -280,36 +283,50 @@ def outcome_names(names: Iterable[engine.Outcome | str]) -> str:
 
 
 def record_problem(problem: engine.RecordProblem) -> str:
-    """What is wrong with a record of tricks (the verifier's ``errors``), as a sentence."""
-    return RECORD_PROBLEMS[problem.code](problem.card or "", problem.trick)
+    """What is wrong with a record of tricks (the verifier's ``errors``), as a sentence.
+
+    A card is named by its face in the reader's letters (``R♠``), as the pages show it; a text
+    that is no card, as it was written."""
+    return RECORD_PROBLEMS[problem.code](problem)
 
 
-ProblemWords = Callable[[str, int | None], str]
+def _repeated(problem: engine.RecordProblem) -> str:
+    card = card_said(problem.card or "")
+    if problem.first_in is not None and problem.first_in == problem.trick:
+        return _("%(card)s was already played in this trick.", card=card)
+    if problem.first_in is None:
+        return _("%(card)s was already played in an earlier trick.", card=card)
+    return _("%(card)s was already played in trick %(trick)s.", card=card, trick=problem.first_in)
+
+
+ProblemWords = Callable[[engine.RecordProblem], str]
 RECORD_PROBLEMS: dict[engine.ProblemCode, ProblemWords] = {
-    engine.ProblemCode.UNKNOWN_CARD: lambda card, _trick: _(
-        "%(card)s is not a card: write the rank then the suit, like 7H.", card=card
+    engine.ProblemCode.UNKNOWN_CARD: lambda problem: _(
+        "%(card)s is not a card: write the rank then the suit, like 7H.", card=problem.card
     ),
-    engine.ProblemCode.NOT_IN_DECK: lambda card, _trick: _(
-        "%(card)s is not in this deck.", card=card
+    engine.ProblemCode.NOT_IN_DECK: lambda problem: _(
+        "%(card)s is not in this deck.", card=card_said(problem.card or "")
     ),
-    engine.ProblemCode.REPEATED_CARD: lambda card, _trick: _(
-        "%(card)s was already played in an earlier trick.", card=card
+    engine.ProblemCode.REPEATED_CARD: _repeated,
+    engine.ProblemCode.TRICK_SIZE: lambda problem: _(
+        "Trick %(trick)s does not have 4 cards.", trick=problem.trick
     ),
-    engine.ProblemCode.TRICK_SIZE: lambda _card, trick: _(
-        "Trick %(trick)s does not have 4 cards.", trick=trick
+    engine.ProblemCode.TOO_MANY_TRICKS: lambda _problem: _("A hand has only 10 tricks."),
+    engine.ProblemCode.TRUMP_CARD_SUIT: lambda problem: _(
+        "The turned card %(card)s is not of the trump suit.", card=card_said(problem.card or "")
     ),
-    engine.ProblemCode.TOO_MANY_TRICKS: lambda _card, _trick: _("A hand has only 10 tricks."),
-    engine.ProblemCode.TRUMP_CARD_SUIT: lambda card, _trick: _(
-        "The turned card %(card)s is not of the trump suit.", card=card
+    engine.ProblemCode.TRUMP_CARD_IN_DECK: lambda problem: _(
+        "In the Azores the turned card comes from the rejected cards, not %(card)s.",
+        card=card_said(problem.card or ""),
     ),
-    engine.ProblemCode.TRUMP_CARD_IN_DECK: lambda card, _trick: _(
-        "In the Azores the turned card comes from the rejected cards, not %(card)s.", card=card
-    ),
-    engine.ProblemCode.TRUMP_CARD_SEAT: lambda card, _trick: _(
-        "The turned card %(card)s belongs to the dealer, but another seat played it.", card=card
+    engine.ProblemCode.TRUMP_CARD_SEAT: lambda problem: _(
+        "The turned card %(card)s belongs to the dealer, but another seat played it.",
+        card=card_said(problem.card or ""),
     ),
 }
-"""Each problem's sentence, from the card and the trick it is about."""
+"""Each problem's sentence, from the card and the trick it is about. An unreadable card's
+example is API.md's (``7H``): the API says it so; the card pages give the reader's instead
+(``scorekeeper.cards.display.problem_text``)."""
 
 
 SUIT_SYMBOLS = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
@@ -331,14 +348,58 @@ def suit_words(suit: engine.Suit) -> str:
     return f"{SUIT_SYMBOLS[suit.value]} {suit_name(suit)}"
 
 
+def suit_letters() -> engine.SuitLetters:
+    """Return the letters cards are typed and shown with in the reader's language.
+
+    Portuguese ones in the pt-PT and pt-BR interfaces (C copas, O ouros, E espadas, P paus; R
+    rei, V valete, D dama), English ones in English. The API keeps API.md's letters whatever
+    the language."""
+    return (
+        engine.SuitLetters.ENGLISH if str(get_locale()) == "en" else engine.SuitLetters.PORTUGUESE
+    )
+
+
 def card_face(card: engine.Card) -> str:
-    """A card the way its corner shows it: ``A♠``, ``10♥``."""
-    return f"{card.rank}{SUIT_SYMBOLS[card.suit.value]}"
+    """A card the way its corner shows it, in the reader's letters: ``A♠``, ``10♥``, ``R♣``."""
+    return f"{engine.rank_letter(card.rank, suit_letters())}{SUIT_SYMBOLS[card.suit.value]}"
+
+
+def unknown_card(text: str) -> str:
+    """Why a typed or tapped text is no card, with an example in the reader's letters: 7C (7♥)."""
+    example = engine.Card(engine.Rank.SEVEN, engine.Suit.HEARTS)
+    letter = next(
+        key for key, suit in engine.SUIT_LETTERS[suit_letters()].items() if suit is example.suit
+    )
+    return _(
+        "%(card)s is not a card: type the rank then the suit, like %(example)s (%(face)s).",
+        card=text,
+        example=f"{example.rank}{letter}",
+        face=card_face(example),
+    )
+
+
+def card_said(text: str) -> str:
+    """A card named in a sentence: its :func:`card_face`, or the text if it is no card.
+
+    A page's reader sees the card as the pages show it (``R♠``); the API's sentences name it by
+    API.md's code (``KS``), the letters its client writes (docs/decisions/card-entry.md)."""
+    try:
+        card = engine.Card.parse(text)
+    except engine.CardError:
+        return text
+    if has_request_context() and request.path.startswith("/api/"):
+        return str(card)
+    return card_face(card)
 
 
 def card_name(card: engine.Card) -> str:
     """A card in words, for screen readers and tooltips: "Ace of spades"."""
-    rank = {
+    return _("%(rank)s of %(suit)s", rank=rank_name(card.rank), suit=suit_name(card.suit))
+
+
+def rank_name(rank: engine.Rank) -> str:
+    """A rank in words, as it opens a card's name: "King", "Rei"."""
+    return {
         engine.Rank.ACE: _("Ace"),
         engine.Rank.SEVEN: _("Seven"),
         engine.Rank.TEN: _("Ten"),
@@ -352,8 +413,7 @@ def card_name(card: engine.Card) -> str:
         engine.Rank.FOUR: _("Four"),
         engine.Rank.THREE: _("Three"),
         engine.Rank.TWO: _("Two"),
-    }[card.rank]
-    return _("%(rank)s of %(suit)s", rank=rank, suit=suit_name(card.suit))
+    }[rank]
 
 
 def revoke_proof(revoke: engine.ProvenRevoke, players: list[str], teams: tuple[str, str]) -> str:
@@ -375,8 +435,8 @@ ANALYSIS_PROBLEMS: dict[AnalysisCode, Callable[[str], str]] = {
     AnalysisCode.HAND_SIZES: lambda _card: _(
         "The four hands must have the same number of cards, from 1 to 10."
     ),
-    AnalysisCode.REPEATED_CARD: lambda card: _("%(card)s is written twice.", card=card),
-    AnalysisCode.NOT_IN_DECK: lambda card: _("%(card)s is not in this deck.", card=card),
+    AnalysisCode.REPEATED_CARD: lambda card: _("%(card)s is written twice.", card=card_said(card)),
+    AnalysisCode.NOT_IN_DECK: lambda card: _("%(card)s is not in this deck.", card=card_said(card)),
     AnalysisCode.UNKNOWN_CARD: lambda card: _(
         "%(card)s is not a card: write the rank then the suit, like 7H.", card=card
     ),

@@ -93,10 +93,10 @@ def rubber(client: FlaskClient) -> dict[str, Any]:
 
 @pytest.fixture
 def english(app: Flask) -> Any:
-    """The sentence wording.py gives in English: the API must say the same."""
+    """The sentence wording.py gives in English to the API: the API must say the same."""
 
     def say(function: Any, *args: Any) -> str:
-        with app.test_request_context(headers=EN):
+        with app.test_request_context("/api/v1/verify", headers=EN):
             return str(function(*args))
 
     return say
@@ -782,7 +782,7 @@ def test_verify_lists_problems_of_the_record(client: FlaskClient, english: Any) 
     ]
     problems = [
         engine.RecordProblem("unknown_card", 2, "XX", ""),
-        engine.RecordProblem("repeated_card", 2, "AD", ""),
+        engine.RecordProblem("repeated_card", 2, "AD", "", 1),
         engine.RecordProblem("trick_size", 3, None, ""),
     ]
     assert [e["error"] for e in result["errors"]] == [

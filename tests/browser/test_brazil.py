@@ -103,7 +103,7 @@ def test_a_pt_br_phone_starts_on_brasil_and_then_on_its_last_rules(
     expect(page.get_by_text("Regras: Brasil.")).to_be_visible()
     page.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
     expect(page.locator(".rules")).to_have_text("Regras: Brasil.")
-    expect(page.get_by_role("button", name="Melou")).to_be_visible()
+    expect(page.get_by_role("link", name="Melou")).to_be_visible()
     page.get_by_role("button", name="Empate 60-60").tap()
     expect(page.locator(".hands li")).to_have_count(1)
 

@@ -96,7 +96,7 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
 
     # A wrong card is put right before anything is stored: tap it in its trick, then the card.
     phone.locator('button[name="pick"][value="1.4"]').tap()
-    expect(phone.get_by_text("Toque na carta que fica no lugar de J♠.")).to_be_visible()
+    expect(phone.get_by_text("Toque na carta que fica no lugar de V♠.")).to_be_visible()
     phone.get_by_role("button", name="Cancelar").tap()
     expect(phone.locator("[data-finish]")).to_be_visible()
 

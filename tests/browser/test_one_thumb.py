@@ -44,7 +44,7 @@ DURING_A_HAND = {
     "team choice": ".hand-form .whose label",
     "points box": ".hand-form input[name=points]",
     "Registar": ".hand-form button[value=points]",
-    "quick buttons": ".hand-form .quick > button",
+    "quick buttons": ".hand-form .quick > button, .hand-form .quick > a.button",
     "all tricks": ".hand-form .more .check",
     "trump": ".hand-form details.trump > summary",
     "undo": ".hand-form details.undo > summary",

@@ -12,10 +12,14 @@ from scorekeeper.engine import (
     Rank,
     RuleSet,
     Suit,
+    SuitLetterError,
+    SuitLetters,
     card_points,
     deck,
     in_deck,
+    rank_letter,
     rank_order,
+    read_typed,
 )
 
 VARIANTS = {
@@ -169,3 +173,24 @@ def test_card_points_manilha_ten() -> None:
     }  # fmt: skip
     assert card_points(Card.parse("10C"), rules) == 10
     assert card_points(Card.parse("TC"), rules) == 10
+
+
+# Issue 25, item 8: the Portuguese rank letters, read by position --------------------------
+
+
+@pytest.mark.parametrize(
+    ("typed", "card"),
+    [("RE", "KS"), ("vo", "JD"), ("DC", "QH"), ("dp", "QC"), ("KE", "KS"), ("QO", "QD")],
+)
+def test_portuguese_rank_letters_are_read_beside_the_english_ones(typed: str, card: str) -> None:
+    assert str(read_typed(typed, SuitLetters.PORTUGUESE)) == card
+
+
+def test_d_is_dama_first_and_an_english_suit_last_is_refused_in_portuguese() -> None:
+    # Rank first, suit last: "DD" is the dama with the English letter for ouros, never guessed.
+    with pytest.raises(SuitLetterError):
+        read_typed("DD", SuitLetters.PORTUGUESE)
+    assert rank_letter(Rank.QUEEN, SuitLetters.PORTUGUESE) == "D"
+    assert rank_letter(Rank.QUEEN, SuitLetters.ENGLISH) == "Q"
+    with pytest.raises(CardError):
+        read_typed("RS", SuitLetters.ENGLISH)  # R is no rank in English

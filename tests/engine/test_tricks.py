@@ -322,6 +322,10 @@ def test_a_repeated_card_is_an_error() -> None:
 def test_a_card_twice_in_one_trick_is_an_error() -> None:
     record = verify_record("H", 1, [["AS", "AS", "7S", "JS"]], PORTUGAL)
     assert [(e.code, e.trick, e.card) for e in record.errors] == [("repeated_card", 1, "AS")]
+    # Issue 25, item 25: said to be repeated in this trick, not in an earlier one.
+    assert record.errors[0].first_in == 1 and "in this trick" in record.errors[0].error
+    earlier = verify_record("H", 1, [["AS", "2S", "7S", "JS"], ["AS"]], PORTUGAL, unfinished=True)
+    assert [e.first_in for e in earlier.errors] == [1]
 
 
 @pytest.mark.parametrize("size", [0, 1, 3, 5])

@@ -163,8 +163,10 @@ def test_a_card_cannot_be_counted_twice_and_an_unknown_card_is_named(en: FlaskCl
     response = en.get(page + "/count?cards=AS&cards=7S&cards=AS&cards=ZZ")
     assert response.status_code == 422
     html = text(response)
-    assert errors_for(html, "AS") == ["A♠: AS is picked twice: a card counts once."]
-    assert errors_for(html, "ZZ") == ["ZZ is not a card: write the rank then the suit, like 7H."]
+    assert errors_for(html, "AS") == ["A♠: A♠ is picked twice: a card counts once."]
+    assert errors_for(html, "ZZ") == [
+        "ZZ is not a card: type the rank then the suit, like 7H (7♥)."
+    ]
     assert re.search(r"data-total>21<", html)  # each card counted once
     # "Use these points" with a problem does not leave the page.
     assert en.get(page + "/count?cards=AS&cards=AS&action=use").status_code == 422
@@ -310,7 +312,7 @@ def test_a_card_twice_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskClie
     response = en.post(page + "/replay", data={"trump": "H", "record": record, "card": "AS"})
     assert response.status_code == 422
     html = text(response)
-    assert errors_for(html, "AS") == ["A♠: AS was already played in an earlier trick."]
+    assert errors_for(html, "AS") == ["A♠: A♠ was already played in trick 1."]
     assert 'data-refused="AS"' in html
     assert hidden(html, "record") == record  # nothing lost, nothing added
 
@@ -331,7 +333,7 @@ def test_an_unknown_card_is_refused_beside_it_and_the_tricks_are_kept(en: FlaskC
     assert hidden(html, "record") == joined([FULL_RECORD[0], ["KS", "3S"]])
     # A card of another deck (the 10 outside the Azores) is refused too.
     response = en.post(page + "/replay", data={"trump": "H", "record": record, "card": "10S"})
-    assert errors_for(text(response), "10S") == ["10♠: 10S is not in this deck."]
+    assert errors_for(text(response), "10S") == ["10♠: 10♠ is not in this deck."]
     assert hidden(text(response), "record") == record
 
 
@@ -340,7 +342,7 @@ def test_a_record_sent_with_a_problem_shows_it_beside_the_card(en: FlaskClient) 
     record = joined([FULL_RECORD[0], ["KS", "3S", "AS", "4S"]])
     response = en.post(page + "/replay", data={"trump": "H", "record": record})
     html = text(response)
-    assert errors_for(html, "AS") == ["A♠: AS was already played in an earlier trick."]
+    assert errors_for(html, "AS") == ["A♠: A♠ was already played in trick 1."]
     assert hidden(html, "record") == record
     response = en.post(page + "/replay/confirm", data={"trump": "H", "record": record})
     assert response.status_code == 422
@@ -403,12 +405,12 @@ def test_the_turned_card_played_by_another_seat_is_refused(en: FlaskClient) -> N
     assert response.status_code == 422
     html = text(response)
     assert errors_for(html, "7H") == [
-        "7♥: The turned card 7H belongs to the dealer, but another seat played it."
+        "7♥: The turned card 7♥ belongs to the dealer, but another seat played it."
     ]
     assert hidden(html, "record") == record
     # A turned card of another suit than trump is named beside the turned card.
     html = text(en.post(page + "/replay", data={"trump": "H", "trump_card": "7S"}))
-    assert 'id="trump-card-error">The turned card 7S is not of the trump suit.<' in html
+    assert 'id="trump-card-error">The turned card 7♠ is not of the trump suit.<' in html
     # The turned card alone sets the trump.
     html = text(en.post(page + "/replay", data={"trump_card": "KC", "action": "trump"}))
     assert 'data-trump="C"' in html
@@ -435,7 +437,7 @@ def test_a_trick_is_corrected_before_the_hand_is_saved(en: FlaskClient) -> None:
         page + "/replay", data={"trump": "H", "record": record, "replace": "1.2", "card": "AS"}
     )
     assert response.status_code == 422
-    assert errors_for(text(response), "AS") == ["A♠: AS was already played in an earlier trick."]
+    assert errors_for(text(response), "AS") == ["A♠: A♠ was already played in this trick."]
     assert hidden(text(response), "record") == record
     # Undo takes the last card back; cancel leaves a correction.
     html = text(en.post(page + "/replay", data={"trump": "H", "record": record, "action": "undo"}))
@@ -574,7 +576,7 @@ def test_melar_needs_10_different_cards_and_the_setting(en: FlaskClient) -> None
     assert "A hand has 10 cards: 9 are picked." in text(response)
     response = en.get(melar_url(page, [*LOW_HAND[:9], "2S"]))
     assert response.status_code == 422
-    assert errors_for(text(response), "2S") == ["2♠: 2S is picked twice: a card counts once."]
+    assert errors_for(text(response), "2S") == ["2♠: 2♠ is picked twice: a card counts once."]
     assert en.get(start(en) + "/melar").status_code == 404
 
 
