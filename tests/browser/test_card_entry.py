@@ -41,7 +41,7 @@ def test_count_a_pile_by_tapping_its_cards_then_record_it(live_server: str, phon
     for card in ("AS", "7S", "KH", "2C"):  # one trick: a pile holds 4 cards a trick
         phone.locator(f'label[data-card="{card}"]').tap()
     phone.get_by_role("radio", name="Eles").check()
-    phone.get_by_role("button", name="Preencher a mão com estes pontos").tap()
+    phone.get_by_role("button", name="Usar estes pontos na mão").tap()
 
     # Back on the hand form, filled in for the person to confirm.
     expect(phone).to_have_url(re.compile(re.escape(rubber_url) + r"\?points=25&team=1"))
@@ -89,9 +89,9 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
                 expect(phone.locator(f'button[name="card"][data-card="{card}"]')).to_be_disabled()
         expect(results).to_have_count(number)
         if number <= len(WINNERS):
-            expect(results.nth(number - 1)).to_contain_text(f"{WINNERS[number - 1]} ganha")
+            expect(results.nth(number - 1)).to_contain_text(f"{WINNERS[number - 1]} leva a vaza")
         if number == 1:
-            expect(results.first).to_have_text("Lugar 2 ganha, 24 pontos, e sai na vaza 2.")
+            expect(results.first).to_have_text("Lugar 2 leva a vaza (24 pontos) e sai a seguir.")
             expect(phone.locator("[data-to-play]")).to_have_text("Vaza 2: sai Lugar 2.")
 
     # A wrong card is put right before anything is stored: tap it in its trick, then the card.
@@ -118,7 +118,7 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
 def test_the_count_says_its_points_only_fill_the_hand_form(live_server: str, phone: Any) -> None:
     new_rubber(phone, live_server)
     phone.get_by_role("link", name="Contar um monte").tap()
-    fill = phone.get_by_role("button", name="Preencher a mão com estes pontos")
+    fill = phone.get_by_role("button", name="Usar estes pontos na mão")
     expect(fill).to_be_visible()
     expect(fill).to_have_accessible_description(
         "Nada fica registado aqui: a mão regista-se na partida, com «Registar»."

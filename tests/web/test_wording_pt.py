@@ -62,3 +62,16 @@ def test_no_statistics_jargon_nor_file_formats(app: Flask) -> None:
             assert "pode ainda mudar" in hint or "ainda pode mudar" in hint, hint
             download = gettext("Download the cross (SVG)")
             assert "SVG" not in download and "imprimir" in download, download
+
+
+def test_the_card_entrys_sentences_read_as_a_table_speaks(app: Flask) -> None:
+    """ "João Pedro ganha, 11 pontos, e sai na vaza 2" and "Preencher a mão" read stiffly."""
+    with app.test_request_context(headers=PT):
+        trick = gettext(
+            "%(player)s wins, %(points)s points, and leads trick %(next)s.",
+            player="João Pedro",
+            points=11,
+            next=2,
+        )
+        assert trick == "João Pedro leva a vaza (11 pontos) e sai a seguir."
+        assert gettext("Fill the hand form with these points") == "Usar estes pontos na mão"
