@@ -513,7 +513,11 @@ def test_a_stale_page_is_told_someone_else_recorded(app: Flask, en: FlaskClient)
     )
     assert response.status_code == 302
     html = en.get(page).get_data(as_text=True)
-    assert "Someone else recorded a hand: here is the new score." in html
+    assert (
+        "Your hand was not recorded: Nós 95 – 25 Eles. Someone else recorded a hand first, "
+        "counted above. If yours is another hand, record it as the next one." in html
+    )
+    assert 'value="95"' in html and "Record it as hand 2" in html
     assert score(html) == "1 – 0"
     assert hands_of(app, page) == [("played", 75, 45, None)]
 

@@ -53,7 +53,13 @@ from tests.support.recompute import full_recompute
 
 SECRET = "record-hand-test"
 ALREADY = "That hand was already recorded: here is the score."
-STALE = "Someone else recorded a hand: here is the new score."
+STALE = (
+    "Your hand was not recorded: %s. Someone else recorded a hand first, counted above. "
+    "If yours is another hand, record it as the next one."
+)
+STALE_WON = (
+    "Your hand was not recorded: %s. Someone else recorded a hand first, and the rubber is won."
+)
 BUSY = "The rubber is busy: try again."
 FINISHED = "This rubber is already won: no more hands can be added."
 KEY_REUSED = "This page had already sent a different hand: check the score, then record again."
@@ -797,7 +803,7 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
     with another_phone_writes_first(app, monkeypatch, other_phone(30, "C")) as scored:
         shown = phone.send(table.id, {**form, "team": "1", "points": "95"})
     assert len(scored) == 1
-    assert shown.notes == [("conflict", STALE)]
+    assert shown.notes == [("conflict", STALE % "Nós 25 – 95 Eles")]
     after = table.check()  # the other phone's write only
     assert after.version == int(form["version"]) + 1
     with app.app_context():
@@ -912,7 +918,8 @@ def test_refusals_store_nothing(app: Flask) -> None:
         assert snapshot(app) == before
     # A page left open from before the last hand is told the rubber moved on.
     before = snapshot(app)
-    assert owner.send(table.id, {**form, **choice, "key": "old"}).notes == [("conflict", STALE)]
+    told = owner.send(table.id, {**form, **choice, "key": "old"}).notes
+    assert told == [("conflict", STALE_WON % "Nós 80 – 40 Eles")]
     assert snapshot(app) == before
 
 
@@ -1002,8 +1009,11 @@ class HttpPhone:
             )
             assert answer.status_code == 302, answer.text[:500]
             notes = self.get(f"/r/{rubber_id}").notes
-            if notes in ([("conflict", STALE)], [("conflict", BUSY)]):
-                self.retries[notes[0][1]] += 1
+            if notes == [("conflict", BUSY)]:
+                self.retries[BUSY] += 1
+                continue
+            if len(notes) == 1 and notes[0][1].startswith(STALE.split(":")[0]):
+                self.retries["stale"] += 1
                 continue
             assert len(notes) == 1 and notes[0][0] == "hand", notes
             return
