@@ -44,9 +44,13 @@ def test_a_revoke_refused_as_stale_says_what_it_would_have_given(
 ) -> None:
     rubber = new_rubber(live_server)
     second_phone.goto(rubber["edit_url"])
-    record(live_server, rubber, {"points": [91, 29]})
     second_phone.locator("button[name='action'][value='revoke-1']").tap()
+    expect(second_phone.locator("[data-confirm]")).to_contain_text("fica 2-0")
+    record(live_server, rubber, {"points": [91, 29]})  # while the question is on the screen
+    second_phone.get_by_role("button", name="Sim, registar").tap()
     unsent = second_phone.locator("[data-unsent]")
-    expect(unsent).to_contain_text("A sua mão não foi registada: Renúncia — Eles: 2 jogos para Nós")
+    expect(unsent).to_contain_text(
+        "A sua mão não foi registada: Renúncia — Eles: 2 jogos para Nós — a partida acaba 4-0."
+    )
     second_phone.get_by_role("button", name="Registar como a mão 2").tap()
     expect(second_phone.locator(".scoreline .games")).to_have_text("4 – 0")

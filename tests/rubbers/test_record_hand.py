@@ -44,7 +44,7 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.groups import statistics
 from scorekeeper.groups import store as group_store
-from scorekeeper.rubbers import recording, store
+from scorekeeper.rubbers import offers, recording, store
 from scorekeeper.rubbers.models import Hand, Rubber, WriteKey
 from scorekeeper.web import sqlite, wording
 from tests.support import api_calls
@@ -179,6 +179,9 @@ class Phone:
         return form
 
     def post(self, rubber_id: str, data: dict[str, str]) -> Any:
+        """Post the hand form; a revoke or a bandeira as confirmed (its own page asks first)."""
+        if data.get("action") in offers.CONFIRMED:
+            data = {"confirm": data["action"], **data}
         return self.client.post(f"/r/{rubber_id}/hands", data=data)
 
     def send(self, rubber_id: str, data: dict[str, str]) -> Page:
