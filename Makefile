@@ -32,9 +32,10 @@ $(VENV)/.installed-test: $(VENV)/.installed
 %.mo: %.po $(VENV)/.installed
 	$(BIN)/pybabel compile --statistics -i $< -o $@
 
+# The development server with the analyses' consumer beside it (scorekeeper/background/beside.py).
 run: install
 	$(BIN)/flask --app scorekeeper db upgrade
-	$(BIN)/flask --app scorekeeper run --host 127.0.0.1 --port 5000
+	$(BIN)/python -m scorekeeper.background.beside $(BIN)/flask --app scorekeeper run --host 127.0.0.1 --port 5000
 
 # Production: HOST (127.0.0.1), PORT (8000) and WEB_CONCURRENCY (2 workers) from the environment,
 # behind a reverse proxy (deploy/nginx.conf); PROXY_COUNT=1 trusts its forwarded headers.

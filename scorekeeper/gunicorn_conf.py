@@ -9,7 +9,6 @@ the access log is on, with the edit keys of edit links taken out of it.
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 from typing import TYPE_CHECKING, Any, cast
 
@@ -76,10 +75,7 @@ def when_ready(server: Any) -> None:
 
 
 def on_exit(server: Any) -> None:
+    from scorekeeper.background.consumer import stop
+
     for consumer in _consumer:
-        consumer.send_signal(signal.SIGINT)  # huey's graceful stop: the running analysis ends
-        try:
-            consumer.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            consumer.kill()
-            consumer.wait(timeout=30)
+        stop(consumer)

@@ -73,7 +73,24 @@
 
   // The rubber page's pieces: its points and buttons, and outlook.js for its projection.
   function rubber() {
-    var outlookLoaded = false;
+    var outlookLoaded = null; // the script element, once asked for
+
+    function withOutlook(then) {
+      if (outlookLoaded && outlookLoaded.hasAttribute("data-loaded")) {
+        then();
+        return;
+      }
+      if (!outlookLoaded) {
+        outlookLoaded = document.createElement("script");
+        outlookLoaded.src = form.getAttribute("data-outlook-script");
+        outlookLoaded.addEventListener("load", function () {
+          outlookLoaded.setAttribute("data-loaded", "");
+        });
+        document.head.appendChild(outlookLoaded);
+      }
+      outlookLoaded.addEventListener("load", function () { then(); });
+      outlookLoaded.addEventListener("error", function () { then(); });
+    }
 
     // The engine's outlook of this page's tally, kept on the phone for when the network goes.
     function fetchOutlook() {
@@ -172,13 +189,31 @@
       project: function (items) {
         var detail = { version: pageVersion, sent: sent, items: items };
         window.suecaProjection = detail;
-        if (!outlookLoaded && items.length) {
-          outlookLoaded = true;
-          var script = document.createElement("script");
-          script.src = form.getAttribute("data-outlook-script");
-          document.head.appendChild(script);
+        if (items.length) {
+          withOutlook(function () {});
         }
         document.dispatchEvent(new CustomEvent("sueca:projection", { detail: detail }));
+      },
+
+      // A revoke or a bandeira (one tap, 2 or 4 games, maybe the rubber) is kept only once
+      // confirmed, its outcome from the engine's outlook (outlook.js); without one for this
+      // page, the button's own words are asked.
+      confirmed: function (submitter, hand, then) {
+        var action = submitter && submitter.name === "action" ? submitter.value : "";
+        if (!/^(revoke|bandeira)-[01]$/.test(action)) {
+          then();
+          return;
+        }
+        withOutlook(function () {
+          var detail = {
+            version: pageVersion, sent: sent, items: load(), body: hand.body, action: action,
+            sentence: ""
+          };
+          document.dispatchEvent(new CustomEvent("sueca:outcome", { detail: detail }));
+          if (window.confirm(detail.sentence || hand.label)) {
+            then();
+          }
+        });
       }
     };
   }
@@ -342,8 +377,11 @@
         say(hand.error);
         return;
       }
-      keep(hand);
-      flush();
+      var confirmed = own.confirmed || function (button, kept, then) { then(); };
+      confirmed(submitter, hand, function () {
+        keep(hand);
+        flush();
+      });
       return;
     }
     if (form.hasAttribute("data-busy")) {

@@ -225,6 +225,24 @@
     }
   }, true);
 
+  // A revoke's or a bandeira's outcome, for hands.js to ask before keeping it: the node the
+  // waiting hands and it reach, in the words the server sent; nothing past what the outlook
+  // follows.
+  document.addEventListener("sueca:outcome", function (event) {
+    var detail = event.detail;
+    var data = kept(detail.version);
+    var words = data && data.words.outcome && data.words.outcome[detail.action];
+    if (!words) {
+      return;
+    }
+    var walked = hands(detail).concat([detail.body]);
+    var reached = walk(data, walked);
+    if (reached.count === walked.length) {
+      var node = reached.node;
+      detail.sentence = words[node[4] ? 1 : 0].replace("{0}", node[0]).replace("{1}", node[1]);
+    }
+  });
+
   document.addEventListener("sueca:projection", function (event) {
     project(event.detail);
   });

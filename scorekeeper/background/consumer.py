@@ -9,6 +9,8 @@ Redis it waits on the list).
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
 
 
@@ -29,6 +31,20 @@ def command() -> list[str]:
         "1",
         "--no-periodic",
     ]
+
+
+def stop(consumer: subprocess.Popen[bytes]) -> None:
+    """Stop a consumer this process started: huey's graceful stop (SIGINT), then a kill.
+
+    The running analysis ends first (within 30 s); ``make serve`` and ``make run`` stop theirs
+    so, and ``make run`` its development server too (Ctrl-C is its SIGINT)."""
+    if consumer.poll() is None:
+        consumer.send_signal(signal.SIGINT)
+    try:
+        consumer.wait(timeout=30)
+    except subprocess.TimeoutExpired:
+        consumer.kill()
+        consumer.wait(timeout=30)
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ import hashlib
 import logging
 import os
 import threading
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 from typing import Any
@@ -48,6 +49,12 @@ _BUILDING = threading.Lock()
 TASK = "analysis_task"
 SUBMIT_LOCK = 0x53756563615F51
 """The PostgreSQL advisory lock submissions take turns at ("Sueca_Q")."""
+HEARTBEAT = "consumer-heartbeat"
+"""The key, in the queue's own storage, of the last time a consumer said it was running."""
+HEARTBEAT_EVERY = 5.0
+HEARTBEAT_FRESH = 20.0
+"""Seconds after its last heartbeat that a consumer still counts as running."""
+_BEATING = threading.Event()
 
 
 class QueueFull(Exception):
@@ -93,7 +100,39 @@ def build(app: Flask) -> Huey:
 
     app.extensions[TASK] = queue.task(name="analyse")(analyse)
     queue.on_startup()(fresh_connections)
+    queue.on_startup()(lambda: _start_heartbeat(queue))
     return queue
+
+
+def _start_heartbeat(queue: Huey) -> None:
+    """In a consumer (each worker thread runs the startup hooks): one heartbeat per process.
+
+    The stamp is written into the queue's storage, which the web side already reads, so it
+    reaches every server of the queue (docs/decisions/analysis.md, "No consumer running")."""
+    if _BEATING.is_set():
+        return
+    _BEATING.set()
+
+    def beat() -> None:
+        while True:
+            try:
+                queue.put(HEARTBEAT, time.time())
+            except Exception:  # a busy queue file: the next beat tries again
+                log.exception("the consumer's heartbeat could not be written")
+            time.sleep(HEARTBEAT_EVERY)
+
+    threading.Thread(target=beat, name="analysis-heartbeat", daemon=True).start()
+
+
+def consumer_running(app: Flask | None = None) -> bool:
+    """Return whether a consumer wrote its heartbeat within :data:`HEARTBEAT_FRESH` seconds.
+
+    huey's immediate mode (the tests' ``memory://``) runs every task as it is queued."""
+    queue = queue_of(app)
+    if queue.immediate:
+        return True
+    stamp = queue.get(HEARTBEAT, peek=True)
+    return isinstance(stamp, float) and time.time() - stamp < HEARTBEAT_FRESH
 
 
 def queue_of(app: Flask | None = None) -> Huey:

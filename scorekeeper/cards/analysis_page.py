@@ -1,7 +1,8 @@
 """The page "Analisar a mão": the exact analysis of a hand recorded card by card, or replayed.
 
 Asked for with a POST (it queues the analysis, ``scorekeeper/background/``), then followed on its
-page: the progress while it waits or runs (the page reloads itself), then what
+page: the progress while it waits or runs (followed with ``static/analysis.js``, which reads
+``/analysis/<id>/progress``; without a script the page reloads itself), then what
 ``analysis_view.py`` words: the value with best play beside the points played, in games too,
 the card that changed the games first, each trick's cards with their cost and the best card
 instead, and the best line from any card (``?from=N``). A recorded hand's page is
@@ -16,12 +17,13 @@ import enum
 from typing import Any
 from urllib.parse import urlencode
 
-from flask import abort, flash, redirect, render_template, request, url_for
+from flask import abort, flash, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.background import queue, work
-from scorekeeper.background.models import Analysis, Status
+from scorekeeper.background.models import KEY_LENGTH, Analysis, Status
 from scorekeeper.cards import bp
 from scorekeeper.cards.analysis_view import facts
 from scorekeeper.cards.display import examine
@@ -167,6 +169,7 @@ def _page(  # noqa: PLR0913  a recorded hand's number, or a replayed record's fi
 ) -> str:
     """The page; ``fields`` the replayed record its forms carry (None for a recorded hand)."""
     shown: dict[str, Any] = {}
+    waiting = row is not None and row.status in Status.WAITING
     chosen = request.args.get("from", type=int)
     if row is not None and row.status == Status.DONE and row.result is not None:
         shown = facts(row, rubber.teams, player_names(rubber), chosen)
@@ -179,12 +182,40 @@ def _page(  # noqa: PLR0913  a recorded hand's number, or a replayed record's fi
         again=again,
         back=back,
         fields=fields,
-        waiting=row is not None and row.status in Status.WAITING,
+        waiting=waiting,
+        progress=_progress_text(row) if row is not None and waiting else "",
+        consumer=queue.consumer_running() if waiting else True,
         failed=wording.analysis_failed(row.error)
         if row is not None and row.status == Status.FAILED
         else None,
         **shown,
     )
+
+
+@bp.get("/analysis/<analysis_id>/progress")
+def analysis_progress(analysis_id: str) -> Response:
+    """Where the analysis is, as the waiting page shows it, for its script: JSON, no page.
+
+    ``consumer`` is false when no consumer has said it is running (queue.consumer_running):
+    then the page says that nothing is analysing."""
+    row = queue.lookup(analysis_id) if len(analysis_id) == KEY_LENGTH else None
+    if row is None:
+        abort(404)
+    response = jsonify(
+        status=row.status,
+        done=row.done,
+        total=row.total,
+        text=_progress_text(row),
+        consumer=queue.consumer_running(),
+    )
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _progress_text(row: Analysis) -> str:
+    if row.status == Status.QUEUED:
+        return _("Waiting for its turn…")
+    return _("Analysing: %(done)s of %(total)s cards.", done=row.done, total=row.total)
 
 
 def _step_url(step: int | None, anchor: str = "line") -> str:

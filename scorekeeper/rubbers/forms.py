@@ -208,6 +208,9 @@ class HandForm(VersionedForm):
         _l("Trump (trunfo)"), choices=choices(SUIT_CHOICES), validators=[Optional()], default=None
     )
     key = write_key_field()
+    confirm = HiddenField()
+    """The one-tap hand confirmed (its action): a revoke or a bandeira waits for it; any other
+    value is no confirmation, so it is never an error of its own."""
 
     def validate(self, extra_validators: Any = None) -> bool:
         valid = bool(super().validate(extra_validators))

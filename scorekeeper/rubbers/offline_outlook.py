@@ -69,6 +69,25 @@ def rubber_outlook(rubber_id: str) -> Any:
                 )
                 for extra in extras
             },
+            # A revoke's or a bandeira's question (hands.js asks it before keeping one): "{0}"
+            # and "{1}" are the games of the node the outlook reaches with it.
+            "outcome": {
+                action: [
+                    _(
+                        "%(hand)s — the score becomes %(games0)s-%(games1)s",
+                        hand=what,
+                        games0="{0}",
+                        games1="{1}",
+                    ),
+                    _(
+                        "%(hand)s — the rubber ends %(games0)s-%(games1)s",
+                        hand=what,
+                        games0="{0}",
+                        games1="{1}",
+                    ),
+                ]
+                for action, what in _quick_hands(teams)
+            },
             "multiplier": {
                 str(multiplier): _(
                     "60-60: the next decided hand is worth × %(multiplier)s",
@@ -81,6 +100,17 @@ def rubber_outlook(rubber_id: str) -> Any:
     answer.headers["Cache-Control"] = "private, no-cache"
     # A few KB gzipped, unlike the API's JSON (delivery.COMPRESSIBLE).
     return delivery.compress(answer, page_script=True)
+
+
+def _quick_hands(teams: tuple[str, str]) -> list[tuple[str, str]]:
+    """The one-tap hands confirmed before they count, with their buttons' names."""
+    return [
+        *(
+            (f"revoke-{team}", _("Revoke (renúncia): %(team)s", team=teams[team]))
+            for team in (0, 1)
+        ),
+        *((f"bandeira-{team}", _("Bandeira: %(team)s", team=teams[team])) for team in (0, 1)),
+    ]
 
 
 _LETTERS = "0123456789abcdefghijklmnopqrstuvwxyz"

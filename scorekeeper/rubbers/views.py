@@ -24,7 +24,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper import engine
 from scorekeeper.extensions import db
-from scorekeeper.rubbers import bp, drawings, facts, house_rules, recording, store
+from scorekeeper.rubbers import bp, drawings, facts, house_rules, offers, recording, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.forms import HandForm, NewRubberForm
 from scorekeeper.rubbers.models import Rubber
@@ -73,17 +73,22 @@ def _start(form: NewRubberForm, rules: engine.RuleSet) -> Response:
 
 @bp.get("/r/<rubber_id>")
 def rubber(rubber_id: str) -> Any:
-    if request.args or "_flashes" in session or current_app.debug:
+    if request.args or "_flashes" in session or offers.KEPT in session or current_app.debug:
         # A form prefilled from the address, or a note shown once: this answer's own page,
         # carrying the ETag of the kept one, which its script asks with (see follow.js).
         rubber = rubber_or_404(rubber_id)
         form = HandForm(formdata=None)
-        _prefill(form, rubber.id)
+        refused = offers.take(rubber, form, rubber.state())
+        if refused is None:
+            _prefill(form, rubber.id)
         found = facts.page_facts(rubber.id, current_device() or "")
         if found is None:
             abort(404)
         answer_key, _edit_key = facts.answer_key(rubber.id, found)
-        return _render(rubber, form, etag=facts.etag(answer_key), next_id=found.next_id), 200
+        # A hand offered again is not followed: a new page would take it off the screen.
+        etag = None if refused else facts.etag(answer_key)
+        page = _render(rubber, form, etag=etag, next_id=found.next_id, offered=refused)
+        return page, 200
     return _kept_page(rubber_id)
 
 
@@ -187,12 +192,13 @@ INDENT = re.compile(r"\n\s+")
 """The templates' indentation: the page carries none of it to the phone (it has no <pre>)."""
 
 
-def _render(
+def _render(  # noqa: PLR0913  the kept page's parts, and a refused hand offered again
     rubber: Rubber,
     form: HandForm,
     write_key: str | None = None,
     etag: str | None = None,
     next_id: str | None = None,
+    offered: offers.Offer | None = None,
 ) -> str:
     state = rubber.state()
     can_edit = store.can_edit(current_device(), rubber)
@@ -219,6 +225,7 @@ def _render(
         edit_key=edit_key,
         follow_tag=etag,
         next_id=next_id,
+        offer=offered,
     )
     return INDENT.sub("\n", page)
 
@@ -259,6 +266,9 @@ def record_hand(rubber_id: str) -> Any:
     form = HandForm()
     if not store.is_token(rubber_id) or not device or not form.validate():
         return _refused(editable_or_403(rubber_id), form)
+    question = _confirm(rubber_id, form)
+    if question is not None:
+        return question
     try:
         recorded = recording.record_hand(
             rubber_id,
@@ -278,8 +288,7 @@ def record_hand(rubber_id: str) -> Any:
         form.points.errors = [*form.points.errors, wording.engine_error(error)]
         return _refused(rubber_or_404(rubber_id), form)
     except store.Conflict as conflict:
-        flash(wording.conflict(conflict.code), "conflict")
-        return redirect(url_for(".rubber", rubber_id=rubber_id))
+        return _conflict(rubber_id, form, conflict.code)
     if recorded.repeated:  # a double tap, or a second copy of the page: one hand, said so
         flash(_("That hand was already recorded: here is the score."), "conflict")
     elif recorded.result is not None:
@@ -287,6 +296,30 @@ def record_hand(rubber_id: str) -> Any:
         if form.action.data == "points":
             session["typed_for"] = [rubber_id, form.team.data or "0"]
     return redirect(url_for(".rubber", rubber_id=rubber_id))
+
+
+def _conflict(rubber_id: str, form: HandForm, code: str) -> Response:
+    """Back to the rubber, saying why: a hand refused as stale is kept and offered again."""
+    if code == "stale":  # said, kept and offered again by the page (offers.py)
+        offers.keep(rubber_id, form)
+    else:
+        flash(wording.conflict(code), "conflict")
+    return redirect(url_for(".rubber", rubber_id=rubber_id))
+
+
+def _confirm(rubber_id: str, form: HandForm) -> str | None:
+    """Return the page that asks to confirm a one-tap revoke or bandeira, its outcome said.
+
+    None when there is nothing to confirm, or when the engine would refuse the hand: the write
+    then refuses it, saying why. Nothing is recorded here."""
+    if not offers.needs_confirming(form):
+        return None
+    rubber = editable_or_403(rubber_id)
+    question = None if rubber.finished else offers.confirmation(rubber, form, rubber.state())
+    if question is None:
+        return None
+    form.team.choices = choices([("0", rubber.team0), ("1", rubber.team1)])
+    return _render(rubber, form, offered=question)
 
 
 def _refused(rubber: Rubber, form: HandForm) -> Any:

@@ -237,6 +237,27 @@ def hand_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
     return Markup(hand_summary(result, (marked[0], marked[1])))
 
 
+def hand_outcome(result: engine.HandResult, teams: tuple[str, str]) -> str:
+    """Return what a hand would do, to confirm it: "Renúncia — Nós: 2 jogos para Eles — fica 0-2".
+
+    Its :func:`hand_summary`, then the games after it, and whether the rubber ends there."""
+    summary = hand_summary(result, teams)
+    games = result.games_after
+    if result.rubber_winner is not None:
+        return _(
+            "%(hand)s — the rubber ends %(games0)s-%(games1)s",
+            hand=summary,
+            games0=games[0],
+            games1=games[1],
+        )
+    return _(
+        "%(hand)s — the score becomes %(games0)s-%(games1)s",
+        hand=summary,
+        games0=games[0],
+        games1=games[1],
+    )
+
+
 def recorded_note(result: engine.HandResult, teams: tuple[str, str]) -> Markup:
     """Return the note after a hand is recorded: its :func:`hand_note`, but for a pending tie.
 

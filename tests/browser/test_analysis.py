@@ -194,3 +194,54 @@ def test_the_replay_s_confirmation_page_analyses_the_hand(
         if consumer is not None:
             stop_consumer(consumer)
         context.close()
+
+
+def test_the_waiting_page_says_nothing_analyses_and_follows_without_reloading(
+    browser: Any, setup: tuple[str, dict[str, str]], tmp_path: Path
+) -> None:
+    """Say that nothing analyses, and follow the status without reloading (issue 25, item 1).
+
+    The page reloaded itself every 2 s for ever; now it reads its status as JSON in place, and
+    once a consumer is started the note goes and the result comes."""
+    url, env = setup
+    rubber = requests.post(f"{url}/api/v1/rubbers", json={}, timeout=10).json()
+    added = requests.post(
+        f"{url}/api/v1/rubbers/{rubber['id']}/hands",
+        json={"trump": "H", "tricks": FULL_RECORD},
+        headers={"X-Edit-Key": rubber["edit_key"]},
+        timeout=10,
+    )
+    assert added.status_code == 201
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    phone = context.new_page()
+    loads: list[str] = []
+    phone.on("load", lambda page: loads.append(page.url))
+    consumer = None
+    try:
+        phone.goto(f"{url}/r/{rubber['id']}/hands/1")
+        phone.click("[data-analyse]")
+        idle = phone.locator("[data-analysis-idle]")
+        expect(idle).to_have_text(
+            "Não há nenhum analisador a funcionar neste servidor: "
+            "a análise fica na fila e começa quando houver um."
+        )
+        expect(phone.locator("[data-analysis-progress]")).to_have_text("À espera da sua vez…")
+        waiting = len(loads)
+        with phone.expect_response(lambda answer: answer.url.endswith("/progress")) as asked:
+            pass
+        status = asked.value.json()
+        assert (status["status"], status["consumer"]) == ("queued", False), status
+        assert len(loads) == waiting  # followed in place: no reload
+        # Without a script, and only then, the page reloads itself.
+        page = requests.get(phone.url, timeout=10).text
+        assert '<noscript><meta http-equiv="refresh" content="5"></noscript>' in page
+
+        consumer = start_consumer(env, tmp_path / "consumer.log")
+        phone.wait_for_selector("[data-analysis-result]", timeout=60_000)
+        expect(idle).to_have_count(0)
+        assert len(loads) == waiting + 1  # one load, to show the result
+    finally:
+        if consumer is not None:
+            stop_consumer(consumer)
+        context.close()

@@ -32,7 +32,10 @@ def start(client: FlaskClient, **fields: str) -> str:
 
 
 def record(client: FlaskClient, page: str, **fields: str) -> None:
-    response = client.post(page + "/hands", data={"action": "points", "team": "0", **fields})
+    """Record a hand from the form; a revoke or a bandeira as confirmed (its question aside)."""
+    confirmed = {"confirm": fields["action"]} if "action" in fields else {}
+    data = {"action": "points", "team": "0", **confirmed, **fields}
+    response = client.post(page + "/hands", data=data)
     assert response.status_code == 302, response.get_data(as_text=True)
 
 
@@ -513,7 +516,11 @@ def test_a_stale_page_is_told_someone_else_recorded(app: Flask, en: FlaskClient)
     )
     assert response.status_code == 302
     html = en.get(page).get_data(as_text=True)
-    assert "Someone else recorded a hand: here is the new score." in html
+    assert (
+        "Your hand was not recorded: Nós 95 – 25 Eles. Someone else recorded a hand first, "
+        "counted above. If yours is another hand, record it as the next one." in html
+    )
+    assert 'value="95"' in html and "Record it as hand 2" in html
     assert score(html) == "1 – 0"
     assert hands_of(app, page) == [("played", 75, 45, None)]
 
@@ -625,3 +632,17 @@ def test_a_long_team_name_is_squeezed_into_the_cross(en: FlaskClient) -> None:
     html = en.get(page).get_data(as_text=True)
     names = re.findall(r'<text [^>]*class="team-name[^>]*>([^<]*)</text>', html)
     assert names == ["Os Campeões da…", "Nós"], names
+
+
+def test_a_revoke_is_recorded_only_once_confirmed(app: Flask, en: FlaskClient) -> None:
+    """Without a script too: the tap answers with the outcome to confirm (issue 25, item 6)."""
+    page = start(en)
+    record(en, page, points="91")
+    asked = en.post(page + "/hands", data={"action": "revoke-1"})
+    assert asked.status_code == 200
+    html = asked.get_data(as_text=True)
+    assert "Revoke (renúncia) by Eles: Nós marks 2 games — the rubber ends 4-0" in html
+    assert '<input type="hidden" name="confirm" value="revoke-1">' in html
+    assert hands_of(app, page) == [("played", 91, 29, None)]
+    record(en, page, action="revoke-1")
+    assert [kind for kind, *_ in hands_of(app, page)] == ["played", "revoke"]

@@ -44,7 +44,7 @@ from scorekeeper import engine
 from scorekeeper.extensions import db
 from scorekeeper.groups import statistics
 from scorekeeper.groups import store as group_store
-from scorekeeper.rubbers import recording, store
+from scorekeeper.rubbers import offers, recording, store
 from scorekeeper.rubbers.models import Hand, Rubber, WriteKey
 from scorekeeper.web import sqlite, wording
 from tests.support import api_calls
@@ -53,7 +53,13 @@ from tests.support.recompute import full_recompute
 
 SECRET = "record-hand-test"
 ALREADY = "That hand was already recorded: here is the score."
-STALE = "Someone else recorded a hand: here is the new score."
+STALE = (
+    "Your hand was not recorded: %s. Someone else recorded a hand first, counted above. "
+    "If yours is another hand, record it as the next one."
+)
+STALE_WON = (
+    "Your hand was not recorded: %s. Someone else recorded a hand first, and the rubber is won."
+)
 BUSY = "The rubber is busy: try again."
 FINISHED = "This rubber is already won: no more hands can be added."
 KEY_REUSED = "This page had already sent a different hand: check the score, then record again."
@@ -173,6 +179,9 @@ class Phone:
         return form
 
     def post(self, rubber_id: str, data: dict[str, str]) -> Any:
+        """Post the hand form; a revoke or a bandeira as confirmed (its own page asks first)."""
+        if data.get("action") in offers.CONFIRMED:
+            data = {"confirm": data["action"], **data}
         return self.client.post(f"/r/{rubber_id}/hands", data=data)
 
     def send(self, rubber_id: str, data: dict[str, str]) -> Page:
@@ -797,7 +806,7 @@ def test_a_write_between_the_read_and_the_write_is_not_lost(
     with another_phone_writes_first(app, monkeypatch, other_phone(30, "C")) as scored:
         shown = phone.send(table.id, {**form, "team": "1", "points": "95"})
     assert len(scored) == 1
-    assert shown.notes == [("conflict", STALE)]
+    assert shown.notes == [("conflict", STALE % "Nós 25 – 95 Eles")]
     after = table.check()  # the other phone's write only
     assert after.version == int(form["version"]) + 1
     with app.app_context():
@@ -912,7 +921,8 @@ def test_refusals_store_nothing(app: Flask) -> None:
         assert snapshot(app) == before
     # A page left open from before the last hand is told the rubber moved on.
     before = snapshot(app)
-    assert owner.send(table.id, {**form, **choice, "key": "old"}).notes == [("conflict", STALE)]
+    told = owner.send(table.id, {**form, **choice, "key": "old"}).notes
+    assert told == [("conflict", STALE_WON % "Nós 80 – 40 Eles")]
     assert snapshot(app) == before
 
 
@@ -1002,8 +1012,11 @@ class HttpPhone:
             )
             assert answer.status_code == 302, answer.text[:500]
             notes = self.get(f"/r/{rubber_id}").notes
-            if notes in ([("conflict", STALE)], [("conflict", BUSY)]):
-                self.retries[notes[0][1]] += 1
+            if notes == [("conflict", BUSY)]:
+                self.retries[BUSY] += 1
+                continue
+            if len(notes) == 1 and notes[0][1].startswith(STALE.split(":")[0]):
+                self.retries["stale"] += 1
                 continue
             assert len(notes) == 1 and notes[0][0] == "hand", notes
             return

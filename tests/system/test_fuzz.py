@@ -347,6 +347,8 @@ HAND_FIELDS = {
     "points": st.integers(0, 120).map(str),
     "all_tricks": offered("y", ""),
     "trump": offered("C", "D", "H", "S"),
+    # A revoke or a bandeira confirmed (its question's button), or not.
+    "confirm": offered("", "revoke-0", "revoke-1", "bandeira-0", "bandeira-1"),
     # Keys that come back (a double tap, a retry) and keys never seen before.
     "key": st.one_of(st.text(alphabet="abc", min_size=1, max_size=3), st.uuids().map(str)),
     # Mostly a fresh page; sometimes one left open while the rubber went on.

@@ -10,15 +10,18 @@ import os
 import re
 import runpy
 import shlex
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 import requests
 
 from scorekeeper import gunicorn_conf
-from tests.support.servers import ROOT, Gunicorn, need_program
+from tests.support.records import FULL_RECORD
+from tests.support.servers import ROOT, Gunicorn, free_port, need_program
 
 CONF = ROOT / "scorekeeper" / "gunicorn_conf.py"
 
@@ -140,6 +143,55 @@ def test_make_serve_logs_every_request_and_no_edit_key(tmp_path: Path) -> None:
         assert line in text, text[-3000:]
         assert made["edit_key"] not in text
     assert f'"{server.url}/r/{rubber["id"]}/edit/[redacted]"' in text  # the referrer
+
+
+def test_make_run_analyses_beside_the_development_server(tmp_path: Path) -> None:
+    """The README's `make run` analyses too (issue 25, item 1).
+
+    Its recipe starts a consumer beside the development server, a hand is analysed end to end,
+    and Ctrl-C stops both."""
+    bin_dir = str(Path(sys.executable).parent)
+    commands = make_dry_run("-o", "install", "run", f"BIN={bin_dir}")
+    assert len(commands) == 2 and "db upgrade" in commands[0], commands
+    served = shlex.split(commands[1])
+    assert served[1:4] == ["-m", "scorekeeper.background.beside", f"{bin_dir}/flask"], served
+    assert served[4:] == ["--app", "scorekeeper", "run", "--host", "127.0.0.1", "--port", "5000"]
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'run.sqlite3'}",
+        "ANALYSIS_QUEUE_URL": f"sqlite:///{tmp_path / 'queue.sqlite3'}",
+        "SECRET_KEY": "run-test",
+    }
+    upgrade = subprocess.run(
+        shlex.split(commands[0]), cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert upgrade.returncode == 0, upgrade.stderr[-3000:]
+    port = free_port()  # the recipe's 5000 may be taken on a shared machine
+    server = Gunicorn(
+        env=env, log=tmp_path / "run.log", port=port, command=[*served[:-1], str(port)]
+    )
+    server.start()
+    assert server.process is not None
+    try:
+        analysis = requests.post(
+            f"{server.url}/api/v1/analysis",
+            json={"trump": "H", "leader": 1, "tricks": FULL_RECORD},
+            timeout=10,
+        )
+        assert analysis.status_code == 202, analysis.text
+        status_url = analysis.json()["status_url"]
+        end = time.monotonic() + 60
+        status: dict[str, object] = {}
+        while time.monotonic() < end and status.get("status") not in ("done", "failed"):
+            time.sleep(0.2)
+            status = requests.get(status_url, timeout=10).json()
+        assert status.get("status") == "done", (status, server.log.read_text()[-3000:])
+    finally:
+        os.killpg(server.process.pid, signal.SIGINT)  # Ctrl-C, to make's whole group
+        server.process.wait(timeout=40)
+    time.sleep(0.5)
+    with pytest.raises(ProcessLookupError):  # nothing of it left running, the consumer neither
+        os.killpg(server.process.pid, 0)
 
 
 def test_gunicorns_error_lines_hold_no_edit_key(capsys: pytest.CaptureFixture[str]) -> None:

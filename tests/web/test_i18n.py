@@ -278,7 +278,7 @@ def test_the_table_pages_render_in_every_locale(client: FlaskClient, accept: str
     page = response.location
     client.post(page + "/hands", data={"action": "tie"})
     client.post(page + "/hands", data={"action": "points", "team": "1", "points": "70"})
-    client.post(page + "/hands", data={"action": "revoke-0"})
+    client.post(page + "/hands", data={"action": "revoke-0", "confirm": "revoke-0"})
     for path in ("/", "/rubbers/new", page, page + "/hands/1", page + "/hands/2/edit", "/history"):
         response = client.get(path)
         assert response.status_code == 200, path

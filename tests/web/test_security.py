@@ -567,7 +567,10 @@ def named(app: Flask) -> Iterator[tuple[FlaskClient, list[str]]]:
     assert phone.get(f"/r/{api_id}/edit/{created.get_json()['edit_key']}").status_code == 302
     ids = [page.rsplit("/", 1)[-1], api_id]
     for rubber_id in ids:
-        for fields in ({"action": "revoke-0"}, {"points": "75", "team": "1", "trump": "S"}):
+        for fields in (
+            {"action": "revoke-0", "confirm": "revoke-0"},
+            {"points": "75", "team": "1", "trump": "S"},
+        ):
             response = phone.post(f"/r/{rubber_id}/hands", data={"action": "points", **fields})
             assert response.status_code == 302
     yield phone, ids
@@ -578,7 +581,7 @@ def test_names_are_escaped_on_every_page(app: Flask, named: tuple[FlaskClient, l
     reader = app.test_client()
     for rubber_id in ids:
         # The page right after a write carries the flashed summary with a team's name.
-        phone.post(f"/r/{rubber_id}/hands", data={"action": "revoke-1"})
+        phone.post(f"/r/{rubber_id}/hands", data={"action": "revoke-1", "confirm": "revoke-1"})
         flashed = phone.get(f"/r/{rubber_id}").get_data(as_text=True)
         page = assert_escaped(flashed, "rubber page with a flashed summary")
         shown = page.shown()
