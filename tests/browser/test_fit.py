@@ -113,6 +113,27 @@ def test_back_links_are_targets_and_scores_stay_whole(live_server: str, phone: A
     assert count.evaluate(LINES_OF, "Nós 0 – 0 Eles") == 1, count.inner_text()
 
 
+def test_past_the_target_the_tally_and_the_cross_say_the_real_count(
+    live_server: str, phone: Any
+) -> None:
+    """Item 11: at 3-0 a hand of two games ends 5-0: five strokes, and the cross says so."""
+    created = requests.post(f"{live_server}/api/v1/rubbers", json={}, timeout=10).json()
+    for _ in range(3):
+        record(live_server, created, {"points": [75, 45]})
+    record(live_server, created, {"points": [95, 25]})
+    phone.goto(created["url"])
+    phone.locator(".tally-view > summary").tap()
+    tally = phone.get_by_role("img", name="Nós: 5 jogos")
+    assert tally.locator("line").count() == 5
+    cross = phone.get_by_role("img", name="Cruz: Nós 5, Eles 0")
+    # The cross keeps the target's four dots (RULES.md) and writes the game past them.
+    assert cross.locator(".dot.team0").count() == 4
+    beyond = cross.locator("text.beyond")
+    assert beyond.count() == 1
+    assert beyond.text_content() == "+1"
+    assert "team0" in (beyond.get_attribute("class") or "")
+
+
 NAMED = {
     ".scoreline > span": 2,
     ".seat .player": 4,
