@@ -119,7 +119,15 @@
         dot.setAttribute("r", "3");
       }
     });
+    var alert = document.querySelector("[data-pending-alert]");
+    if (form.hasAttribute("data-won") && alert.textContent === form.getAttribute("data-won")) {
+      alert.textContent = "";
+    }
     form.removeAttribute("data-won");
+    document.querySelectorAll("[data-projected-hidden]").forEach(function (element) {
+      element.hidden = false;
+      element.removeAttribute("data-projected-hidden");
+    });
     document.querySelectorAll(".score > p.pending[hidden]").forEach(function (note) {
       note.hidden = false;
     });
@@ -133,11 +141,22 @@
     });
   }
 
+  function hide(element) {
+    if (!element.hidden) {
+      element.hidden = true;
+      element.setAttribute("data-projected-hidden", "");
+    }
+  }
+
   function draw(data, reached) {
     var node = reached.node;
     if (node[4]) {
-      // Won with the hands waiting: hands.js keeps no more (the server would refuse them).
+      // Won with the hands waiting: hands.js keeps no more (the server would refuse them), and
+      // the page looks finished, as the server's will: no panel (the sentence that says why is
+      // in the waiting hands' box, in sight), no turn arrow, no one to deal.
       form.setAttribute("data-won", data.words.finished);
+      document.querySelector("[data-pending-alert]").textContent = data.words.finished;
+      document.querySelectorAll("#record, .table-view h2 > span, .seats .role").forEach(hide);
     }
     var games = document.querySelector(".scoreline .games");
     served(games, games.textContent);

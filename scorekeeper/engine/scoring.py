@@ -173,6 +173,16 @@ class RubberState:
         """
         return rubber_names(self.outcome, self.games, self.winner)
 
+    def past_target(self, team: int) -> int:
+        """Return the games the team holds beyond the target.
+
+        The record keeps them; the cross draws the target's dots, and says these beside them.
+
+        >>> replay(RuleSet(), [Hand.played(75)] * 3 + [Hand.played(95)]).past_target(0)
+        1
+        """
+        return max(self.games[team] - self.rules.games_to_win, 0)
+
     def dots(self, team: int) -> tuple[int, ...]:
         """The hand number behind each game the team holds now, in the order they were marked.
 

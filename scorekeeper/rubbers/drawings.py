@@ -46,6 +46,8 @@ class Cross:
     loop: tuple[float, float, float] | None
     """Centre and radius of the pente loop round the winner's dots, when there is one."""
     loop_team: int | None
+    beyond: tuple[int, int] = (0, 0)
+    """Each team's games past the target, written beside the target's dots (RULES.md)."""
 
 
 def dot_position(team: int, index: int) -> tuple[float, float]:
@@ -77,8 +79,8 @@ def label_position(team: int, index: int) -> tuple[float, float, str]:
 def cross(state: engine.RubberState) -> Cross:
     """Return the cross of a rubber: the target's places, a dot in each game held.
 
-    A hand may take a team past the target: the score says so, the cross stops at the target as on
-    paper."""
+    A hand may take a team past the target: the cross stops at the target's dots as on paper,
+    and ``beyond`` says how many more (the engine's count)."""
     dots: list[Dot] = []
     for team in (0, 1):
         earned = state.dots(team)
@@ -100,6 +102,7 @@ def cross(state: engine.RubberState) -> Cross:
         dots=tuple(dots),
         loop=loop,
         loop_team=state.winner if loop else None,
+        beyond=(state.past_target(0), state.past_target(1)),
     )
 
 
@@ -111,12 +114,16 @@ class Stroke:
     y2: float
 
 
-def tally(games: int, target: int) -> tuple[Stroke, ...]:
+def tally(games: int) -> tuple[Stroke, ...]:
     """Return the risquinhos: four upright strokes and a fifth across them, group after group.
 
-    They go up to the target as on the cross."""
+    One stroke for every game the team holds, past the target too (issue 25: a 5-0 showed 4).
+
+    >>> len(tally(5)), tally(5)[4].y1 > tally(5)[4].y2
+    (5, True)
+    """
     strokes: list[Stroke] = []
-    for index in range(max(min(games, target), 0)):
+    for index in range(max(games, 0)):
         group, place = divmod(index, 5)
         left = 4 + group * 34
         if place < 4:

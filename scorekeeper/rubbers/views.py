@@ -214,7 +214,7 @@ def _render(  # noqa: PLR0913  the kept page's parts, and a refused hand offered
         teams=rubber.teams,
         players=player_names(rubber),
         cross=drawings.cross(state),
-        tallies=tuple(drawings.tally(games, state.rules.games_to_win) for games in state.games),
+        tallies=tuple(drawings.tally(games) for games in state.games),
         seats=drawings.table(state),
         summaries={r.number: wording.hand_note(r, rubber.teams) for r in state.hands},
         outcome=wording.outcome_names(state.names),

@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import g, redirect, render_template, request, url_for
+from markupsafe import Markup
 from werkzeug.wrappers import Response
 
 from scorekeeper.web import bp, wording
@@ -50,6 +51,12 @@ def same_site_path(target: str) -> str | None:
 def outcome_said(code: str) -> bool:
     """Whether the reader's interface names this outcome (chapéu and arrepio: pt-BR only)."""
     return wording.outcome_said(code)
+
+
+@bp.app_template_filter()
+def whole_scores(text: str) -> Markup:
+    """The text with each score one block that no line breaks (``wording.whole_scores``)."""
+    return wording.whole_scores(text)
 
 
 @bp.get("/language/<locale>")

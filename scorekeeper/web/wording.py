@@ -6,13 +6,14 @@ sentences, so the pages, the API and the exports say the same thing.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import has_request_context, request
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from scorekeeper import engine
 from scorekeeper.engine.analysis import AnalysisCode, AnalysisError
@@ -526,3 +527,22 @@ def write_conflict(code: str) -> str | None:
         ),
         "no_hands": _("There is no hand to undo."),
     }.get(code)
+
+
+_SCORE = re.compile(r"(?:(?<!\S)\S{1,12} )?\d+ – \d+(?: \S{1,12}(?!\S))?")
+"""A score, with the word on either side of it when it is short: "Nós 4 – 1 Eles"."""
+
+
+def whole_scores(text: str) -> Markup:
+    """Return ``text`` (escaped unless it is markup) with every score in one unbroken block.
+
+    A line breaks between words, never inside "4 – 1" nor between a score and a short name
+    beside it (docs/decisions/rubber-page.md, "At a real table"). A non-breaking space would
+    not do: a line may still break after the dash.
+
+    >>> whole_scores("ganhas Nós 4 – 1 Eles")
+    Markup('ganhas <span class="whole">Nós 4 – 1 Eles</span>')
+    >>> whole_scores("A & B 2 – 3 Supercalifragilistic")
+    Markup('A &amp; <span class="whole">B 2 – 3</span> Supercalifragilistic')
+    """
+    return Markup(_SCORE.sub(r'<span class="whole">\g<0></span>', str(escape(text))))

@@ -145,8 +145,6 @@ def test_half_a_point_typed_is_refused_and_a_follower_can_count(
         for card in ("AS", "7S", "KS", "JS"):
             follower.locator(f'label[data-card="{card}"]').tap()
         expect(follower.locator("[data-total]")).to_have_text("28")
-        expect(
-            follower.get_by_role("button", name="Usar estes pontos na mão")
-        ).to_have_count(0)
+        expect(follower.get_by_role("button", name="Usar estes pontos na mão")).to_have_count(0)
     finally:
         follower.context.close()

@@ -114,13 +114,17 @@ def test_the_winning_hand_offline_says_who_won(live_server: str, phone: Any) -> 
         phone.get_by_label("Pontos", exact=True).fill(points)
         phone.get_by_role("button", name="Registar", exact=True).tap()
     expect(phone.locator(".scoreline .games")).to_have_text("4 – 0")
-    expect(phone.locator(".table-view h2")).to_contain_text("Vencedores da partida: Nós")
-    # Won with hands waiting: another one is not kept, as the server would refuse it.
-    phone.get_by_label("Pontos", exact=True).fill("70")
-    phone.get_by_role("button", name="Registar", exact=True).tap()
-    expect(phone.locator("[data-pending-alert]")).to_have_text(
-        "Esta partida já acabou: não se podem registar mais mãos."
-    )
+    heading = phone.locator(".table-view h2")
+    expect(heading).to_contain_text("Vencedores da partida: Nós")
+    # Won with hands waiting, the page looks finished (issue 25, item 10): no turn arrow, no one
+    # to deal, no panel to record another hand (the server would refuse it), and the sentence
+    # that says so in sight, not behind the panel.
+    assert heading.inner_text().strip() == "Vencedores da partida: Nós"
+    expect(phone.locator(".seats .role-deals")).to_be_hidden()
+    expect(phone.locator("#record")).to_be_hidden()
+    refusal = phone.locator("[data-pending-alert]")
+    expect(refusal).to_have_text("Esta partida já acabou: não se podem registar mais mãos.")
+    expect(refusal).to_be_in_viewport()
     expect(phone.locator(".pending-hand")).to_have_count(2)
     go_online(phone)
     expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Nós")

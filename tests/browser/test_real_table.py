@@ -115,17 +115,25 @@ def test_real_names_never_break_a_word_nor_the_score(
         games = phone.locator(".scoreline .games")
         assert games.evaluate(LINES) == 1, f"the score wraps at {width} px"
         names = ".scoreline > span, .seat .player, .whose span, .quick .who, .cross .team-name"
-        assert phone.evaluate(BROKEN_WORDS, names) == [], f"a word broken at {width} px"
         for name in phone.locator(".scoreline > span, .seat .player").all():
-            lines = name.evaluate(
-                "(e) => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)"
-            )
-            assert lines <= 2.05, f"{name.inner_text()!r} takes {lines:.1f} lines at {width} px"
+            assert name.inner_text() in (*teams, *players), "a name is cut"
+        if teams == TEAMS:  # real names: no word broken, two lines at most
+            assert phone.evaluate(BROKEN_WORDS, names) == [], f"a word broken at {width} px"
+            for name in phone.locator(".scoreline > span, .seat .player").all():
+                lines = name.evaluate(
+                    "(e) => e.getBoundingClientRect().height"
+                    " / parseFloat(getComputedStyle(e).lineHeight)"
+                )
+                assert lines <= 2.05, f"{name.inner_text()!r}: {lines:.1f} lines at {width} px"
+        # Names of 40 letters are written whole (issue 25, item 2): over more lines, and a word
+        # wider than its box breaks inside, rather than end in "…".
         assert phone.locator(".whose legend").evaluate(LINES) == 1, "'Pontos de' wraps"
-        # The table drawing and the cross stay above the panel, never under it.
+        # The table drawing and the cross stay above the panel, never under it, for real names;
+        # four names of 40 letters, written whole, take more lines than a 360×640 screen has.
         sheet_top = box(phone, ".thumb-sheet")["y"]
         for part in (".board .cross", ".table-view"):
-            assert bottom(phone, part) <= sheet_top + 1, f"{part} under the panel at {width} px"
+            if teams == TEAMS or width > 360:
+                assert bottom(phone, part) <= sheet_top + 1, f"{part} under the panel at {width}"
         # The quick buttons name the team without a preposition ("de Os da Casa").
         revoke = phone.get_by_role("button", name=f"Renúncia: {teams[0]}", exact=True).first
         expect(revoke).to_be_visible()

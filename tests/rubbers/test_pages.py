@@ -622,8 +622,8 @@ def test_the_full_form_offers_the_usual_targets(client: FlaskClient) -> None:
 def test_a_long_team_name_is_squeezed_into_the_cross(en: FlaskClient) -> None:
     page = start(en, team0="Os Campeões da Tasca do Sr. Joaquim", team1="Nós")
     record(en, page, points="70")
-    # The downloaded picture has room for the whole name, squeezed; the page's cross, drawn
-    # large enough to read on a phone, cuts it after a word (At a real table, item 1).
+    # The downloaded picture and the page's cross both keep the whole name, squeezed into the
+    # drawing's width: a name is never cut (issue 25, item 2).
     picture = en.get(page + "/cross.svg").get_data(as_text=True)
     names = re.findall(r"<text [^>]*>(Os Campeões[^<]*|Nós)</text>", picture)
     assert names == ["Os Campeões da Tasca do Sr. Joaquim", "Nós"], names
@@ -631,7 +631,8 @@ def test_a_long_team_name_is_squeezed_into_the_cross(en: FlaskClient) -> None:
     assert squeezed == ["Os Campeões da Tasca do Sr. Joaquim"]
     html = en.get(page).get_data(as_text=True)
     names = re.findall(r'<text [^>]*class="team-name[^>]*>([^<]*)</text>', html)
-    assert names == ["Os Campeões da…", "Nós"], names
+    assert names == ["Os Campeões da Tasca do Sr. Joaquim", "Nós"], names
+    assert re.search(r'class="team-name team0"[^>]*textLength="188"', html)
 
 
 def test_a_revoke_is_recorded_only_once_confirmed(app: Flask, en: FlaskClient) -> None:
