@@ -25,6 +25,7 @@ SHELL = (
     "wakelock.js",
     "cards.js",
     "network.js",
+    "times.js",
     "icons/icon.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",
