@@ -207,6 +207,8 @@ class Gunicorn:
             except GONE:
                 pass
             time.sleep(0.05)
+        self.kill()  # a server that never answered is not left running after the test
+        self.process.wait(timeout=30)
         pytest.fail(f"gunicorn did not answer within {STARTUP} s:\n{self.log.read_text()[-3000:]}")
 
     def kill(self) -> None:
