@@ -82,13 +82,7 @@ def moment(when: datetime) -> str:
 
 def _template_context() -> dict[str, Any]:
     locale = str(get_locale() or DEFAULT_LOCALE)
-    return {
-        "locale": locale,
-        "html_lang": html_lang(locale),
-        "locales": LOCALES,
-        "moment": moment,
-        "time_zone": select_timezone(),
-    }
+    return {"locale": locale, "html_lang": html_lang(locale), "locales": LOCALES, "moment": moment}
 
 
 def init_app(app: Flask) -> None:
