@@ -506,8 +506,9 @@ def test_a_phones_history_takes_the_same_queries_however_long(app: Flask) -> Non
             start = -1 if name == "first" else -61
             assert re.findall(r'href="/r/([^"/]+)"', html) == ids[start : start - 20 : -1]
             counts[phone, name] = len(statements)
-    assert counts["short", "first"] == counts["long", "first"] <= 4, counts
-    assert counts["short", "deep"] == counts["long", "deep"] <= 5, counts
+    # One of them reads the names of the page's groups, each row naming its own (issue 25, 17).
+    assert counts["short", "first"] == counts["long", "first"] <= 5, counts
+    assert counts["short", "deep"] == counts["long", "deep"] <= 6, counts
 
 
 def test_history_is_paginated(app: Flask) -> None:

@@ -62,8 +62,8 @@ def test_a_card_not_in_the_deck_or_twice_is_refused(app: Flask, client: FlaskCli
     five = start(client)
     before = snapshot(app)
     for cards, said in (
-        (["9H", "AH"], "9H não existe neste baralho"),
-        (["AH", "AH"], "AH foi escolhida duas vezes"),
+        (["9H", "AH"], "9♥ não existe neste baralho"),
+        (["AH", "AH"], "A♥ foi escolhida duas vezes"),
         (["ZZ"], "ZZ não é uma carta"),
     ):
         response = client.get(

@@ -91,7 +91,7 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
         if number <= len(WINNERS):
             expect(results.nth(number - 1)).to_contain_text(f"{WINNERS[number - 1]} leva a vaza")
         if number == 1:
-            expect(results.first).to_have_text("Lugar 2 leva a vaza (24 pontos) e sai a seguir.")
+            expect(results.first).to_have_text("Lugar 2 leva a vaza (24 pontos) e sai na vaza 2.")
             expect(phone.locator("[data-to-play]")).to_have_text("Vaza 2: sai Lugar 2.")
 
     # A wrong card is put right before anything is stored: tap it in its trick, then the card.

@@ -498,7 +498,7 @@ def test_the_glossary_speaks_the_interfaces_language(live_server: str, phone: An
     assert not re.search(r"\b(the|trick|team)\b", phone.locator("dl.glossary").inner_text())
     phone.get_by_role("link", name="Português (Brasil)").tap()
     expect(vaza).to_contain_text("numa rodada, uma de cada jogador")
-    expect(phone.locator("#pente + dd")).to_contain_text("gato")
+    expect(phone.locator("#pente dfn").first).to_have_text("gato")
     phone.get_by_role("link", name="English").tap()
     expect(vaza).to_contain_text("A trick: the four cards")
 

@@ -26,8 +26,11 @@ from sqlalchemy.orm import selectinload
 from werkzeug.exceptions import HTTPException, default_exceptions
 
 from scorekeeper.api.openapi import document
+from scorekeeper.bidding import store as bidding_store
 from scorekeeper.bidding.models import BiddingGame
 from scorekeeper.extensions import db
+from scorekeeper.groups import store as group_store
+from scorekeeper.rubbers import store as rubber_store
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import errors
 from tests.support.apps import snapshot
@@ -430,11 +433,16 @@ def form_data(fields: dict[str, st.SearchStrategy[str]]) -> st.SearchStrategy[di
 def error_pages(app: Flask) -> list[str]:
     """The message of each error page, as the page writes it."""
     with app.test_request_context():
-        return [
-            html.escape(errors._explain(error())[1])
+        said = [
+            errors._explain(error())[1]
             for code, error in default_exceptions.items()
             if 400 <= code < 500 and issubclass(error, HTTPException)
         ]
+        # A feature's own 403 for a phone without its edit link (web.errors.ReadOnly).
+        for grants in (group_store.GRANTS, rubber_store.GRANTS, bidding_store.GRANTS):
+            if grants.read_only is not None:
+                said.append(grants.read_only())
+        return [html.escape(sentence) for sentence in said]
 
 
 def shows_a_message(page: str, error_messages: list[str]) -> bool:

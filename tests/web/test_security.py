@@ -20,6 +20,7 @@ from werkzeug.routing import Rule
 from scorekeeper import create_app
 from scorekeeper.api import export
 from scorekeeper.extensions import db
+from scorekeeper.groups.models import Group
 from scorekeeper.rubbers import store
 from tests.support.apps import fresh_app, held_key
 
@@ -315,7 +316,16 @@ def url_values(app: Flask, table: Table, key: str) -> dict[str, Callable[[], Any
         "game_id": lambda: table.game_id,
         # An analysis' id is the hash of what it analysed (scorekeeper/background/work.py).
         "analysis_id": lambda: "0" * 64,
+        # A group's TV code (/tv/<code>): the table's group's, read from the database.
+        "code": lambda: _tv_code(app, table.group()[0]),
     }
+
+
+def _tv_code(app: Flask, group_id: str) -> str:
+    with app.app_context():
+        group = db.session.get(Group, group_id)
+        assert group is not None
+        return group.tv_code
 
 
 def build(app: Flask, rule: Rule, table: Table, key: str = WRONG_KEY) -> str:

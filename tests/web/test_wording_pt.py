@@ -60,7 +60,7 @@ def test_no_statistics_jargon_nor_file_formats(app: Flask) -> None:
             hint = gettext(RATING_HINT)
             assert "±" in hint and jargon not in hint, hint
             assert "pode ainda mudar" in hint or "ainda pode mudar" in hint, hint
-            download = gettext("Download the cross (SVG)")
+            download = gettext("Download the cross (for printing)")
             assert "SVG" not in download and "imprimir" in download, download
 
 
@@ -73,5 +73,5 @@ def test_the_card_entrys_sentences_read_as_a_table_speaks(app: Flask) -> None:
             points=11,
             next=2,
         )
-        assert trick == "João Pedro leva a vaza (11 pontos) e sai a seguir."
+        assert trick == "João Pedro leva a vaza (11 pontos) e sai na vaza 2."
         assert gettext("Fill the hand form with these points") == "Usar estes pontos na mão"
