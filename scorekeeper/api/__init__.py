@@ -5,11 +5,28 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, jsonify, request
 from flask_babel import gettext as _
 
-from scorekeeper.api import analysis, bidding_games, errors, export, groups, openapi, rubbers
+from scorekeeper.api import (
+    analysis,
+    bidding_games,
+    errors,
+    export,
+    groups,
+    openapi,
+    rubbers,
+    tournaments,
+)
 from scorekeeper.api.operations import PREFIX
 from scorekeeper.extensions import csrf
 
-PARTS = (rubbers.bp, groups.bp, export.bp, bidding_games.bp, analysis.bp, openapi.bp)
+PARTS = (
+    rubbers.bp,
+    groups.bp,
+    export.bp,
+    bidding_games.bp,
+    analysis.bp,
+    tournaments.bp,
+    openapi.bp,
+)
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 for _part in PARTS:

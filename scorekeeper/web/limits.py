@@ -34,6 +34,7 @@ LIMITS: dict[str, tuple[str, str]] = {
     "api.rubbers.create_rubber": ("rubbers", RUBBERS),
     "groups.new_group": ("groups", GROUPS),
     "api.groups.create_group": ("groups", GROUPS),
+    "api.tournaments.create_tournament": ("groups", GROUPS),
     "bidding.new_game": ("bidding", RUBBERS),
     "bidding.quick_game": ("bidding", RUBBERS),
     "groups.new_bidding_game": ("bidding", RUBBERS),
