@@ -25,6 +25,7 @@ from scorekeeper.engine.tournaments import (
     parse_pairs,
     random_draw,
 )
+from scorekeeper.engine.tournaments.draws import swiss_pairings
 
 Results = dict[tuple[int, int], MatchResult]
 
@@ -674,3 +675,47 @@ def test_match_lookup_and_needs_rubber() -> None:
     with pytest.raises(TournamentError) as raised:
         tournament.match(1, 3)
     assert (raised.value.code, raised.value.value) == ("no_such_match", (1, 3))
+
+
+def all_pairings(players: list[int]) -> list[list[tuple[int, int]]]:
+    """Every way to split an even list of pairs into matches."""
+    if not players:
+        return [[]]
+    first, rest = players[0], players[1:]
+    return [
+        [(first, other), *more]
+        for index, other in enumerate(rest)
+        for more in all_pairings(rest[:index] + rest[index + 1 :])
+    ]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(1, 5).flatmap(
+        lambda half: st.tuples(
+            st.lists(st.integers(0, 5), min_size=2 * half, max_size=2 * half),
+            st.sets(
+                st.tuples(st.integers(1, 2 * half), st.integers(1, 2 * half)), max_size=3 * half
+            ),
+        )
+    )
+)
+def test_swiss_pairings_are_the_least_cost_of_all(
+    case: tuple[list[int], set[tuple[int, int]]],
+) -> None:
+    wins_list, met_list = case
+    players = list(range(1, len(wins_list) + 1))
+    wins = dict(zip(players, wins_list, strict=True))
+    met = {frozenset(two) for two in met_list if two[0] != two[1]}
+    ranked = sorted(players, key=lambda pair: (-wins[pair], pair))
+    drawn = swiss_pairings(ranked, wins, met, had_bye=())
+
+    def cost(matches: list[tuple[int, int]]) -> tuple[int, int]:
+        return (
+            sum(frozenset(m) in met for m in matches),
+            sum((wins[a] - wins[b]) ** 2 for a, b in matches),
+        )
+
+    assert sorted(p for m in drawn for p in m if p is not None) == players
+    best = min(cost(matches) for matches in all_pairings(players))
+    assert cost([(a, b) for a, b in drawn if b is not None]) == best
