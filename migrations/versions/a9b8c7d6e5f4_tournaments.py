@@ -78,19 +78,26 @@ def upgrade():
     op.create_index(
         'ix_tournament_rubbers_tournament_id', 'tournament_rubbers', ['tournament_id'], unique=False
     )
-    # As the groups' migration added group_id (7061fa76a869): a batch, which SQLite makes by
-    # copying the table with its new foreign key.
-    with op.batch_alter_table('rubbers', schema=None) as batch_op:
-        batch_op.add_column(sa.Column('tournament_id', sa.String(length=43), nullable=True))
-        batch_op.create_foreign_key(
-            'fk_rubbers_tournament_id_tournaments', 'tournaments', ['tournament_id'], ['id']
+    if op.get_bind().dialect.name == 'sqlite':
+        # In place: a batch would copy the rubbers' table, which its hands point at (the copy's
+        # DROP TABLE is refused); SQLite adds a nullable column with its REFERENCES as it is.
+        op.execute(
+            'ALTER TABLE rubbers ADD COLUMN tournament_id VARCHAR(43) '
+            'CONSTRAINT fk_rubbers_tournament_id_tournaments REFERENCES tournaments (id)'
+        )
+    else:
+        op.add_column('rubbers', sa.Column('tournament_id', sa.String(length=43), nullable=True))
+        op.create_foreign_key(
+            'fk_rubbers_tournament_id_tournaments', 'rubbers', 'tournaments', ['tournament_id'],
+            ['id'],
         )
 
-
 def downgrade():
-    with op.batch_alter_table('rubbers', schema=None) as batch_op:
-        batch_op.drop_constraint('fk_rubbers_tournament_id_tournaments', type_='foreignkey')
-        batch_op.drop_column('tournament_id')
+    if op.get_bind().dialect.name == 'sqlite':
+        op.drop_column('rubbers', 'tournament_id')  # SQLite 3.35 drops a column in place
+    else:
+        op.drop_constraint('fk_rubbers_tournament_id_tournaments', 'rubbers', type_='foreignkey')
+        op.drop_column('rubbers', 'tournament_id')
     op.drop_index('ix_tournament_rubbers_tournament_id', table_name='tournament_rubbers')
     op.drop_table('tournament_rubbers')
     op.drop_table('device_tournaments')

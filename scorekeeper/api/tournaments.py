@@ -26,7 +26,6 @@ from scorekeeper.api.schemas.reading import json_body
 from scorekeeper.api.schemas.tournaments import (
     CreatedTournament,
     NewTournament,
-    NoBody,
     TournamentState,
     Walkover,
 )
@@ -95,8 +94,12 @@ def _state(standing: store.Standing, status: int = 200) -> tuple[Response, int]:
 
 @bp.operation("POST /tournaments", "createTournament")
 @bp.takes(NewTournament)
-@bp.answers(201, "The new tournament, with its edit key and edit link.", CreatedTournament,
-            creation_refused(REFUSED))
+@bp.answers(
+    201,
+    "The new tournament, with its edit key and edit link.",
+    CreatedTournament,
+    creation_refused(REFUSED),
+)
 def create_tournament() -> tuple[Response, int, dict[str, str]]:
     """Start a tournament of pairs: its pairs seeded and its first round drawn."""
     given = NewTournament.read(json_body())
@@ -111,8 +114,9 @@ def create_tournament() -> tuple[Response, int, dict[str, str]]:
             advance=given.advance,
             third_place=given.third_place,
         )
-        entries = [tourney.PairEntry((pair.players[0], pair.players[1]), pair.name)
-                   for pair in given.pairs]
+        entries = [
+            tourney.PairEntry((pair.players[0], pair.players[1]), pair.name) for pair in given.pairs
+        ]
         tourney.check_pairs([entry.players for entry in entries])
     except tourney.TournamentError as error:
         raise refusal(error) from None
@@ -152,12 +156,11 @@ WRITE_REFUSED = refusals(key=NO_KEY, unknown=UNKNOWN, conflict=STATE_REFUSES)
 
 
 @bp.operation("POST /tournaments/<tournament_id>/rounds", "drawRound")
-@bp.takes(NoBody | None, security=EDIT_KEY)
+@bp.takes(None, security=EDIT_KEY)
 @bp.answers(201, "The tournament with its next round drawn.", TournamentState, WRITE_REFUSED)
 def draw_round(tournament_id: str) -> tuple[Response, int]:
     """Draw the next Swiss round, once every match of the last one is finished."""
     tournament = _editable(tournament_id)
-    NoBody.read(json_body(empty=True))
     return _state(_written(lambda: writes.draw_round(tournament)), 201)
 
 
@@ -171,19 +174,16 @@ def walkover(tournament_id: str, round_number: int, table: int) -> tuple[Respons
     """A walkover: the other pair did not come, and this one wins the match."""
     tournament = _editable(tournament_id)
     given = Walkover.read(json_body())
-    return _state(
-        _written(lambda: writes.walkover(tournament, round_number, table, given.winner))
-    )
+    return _state(_written(lambda: writes.walkover(tournament, round_number, table, given.winner)))
 
 
-@bp.operation("POST /tournaments/<tournament_id>/pairs/<int:number>/withdraw", "withdrawPair")
-@bp.takes(NoBody | None, security=EDIT_KEY)
+@bp.operation("POST /tournaments/<tournament_id>/pairs/<int:pair>/withdraw", "withdrawPair")
+@bp.takes(None, security=EDIT_KEY)
 @bp.answers(200, "The tournament with the pair withdrawn.", TournamentState, WRITE_REFUSED)
-def withdraw(tournament_id: str, number: int) -> tuple[Response, int]:
+def withdraw(tournament_id: str, pair: int) -> tuple[Response, int]:
     """A pair withdraws: each of its matches still to play becomes a walkover."""
     tournament = _editable(tournament_id)
-    NoBody.read(json_body(empty=True))
-    return _state(_written(lambda: writes.withdraw(tournament, number)))
+    return _state(_written(lambda: writes.withdraw(tournament, pair)))
 
 
 def _written(write: writes.Write) -> store.Standing:
@@ -195,6 +195,8 @@ def _written(write: writes.Write) -> store.Standing:
     except StaleDataError:
         db.session.rollback()
         raise ApiError(
-            409, _("Someone else changed the tournament at the same moment: try again."),
-            None, "stale",
+            409,
+            _("Someone else changed the tournament at the same moment: try again."),
+            None,
+            "stale",
         ) from None

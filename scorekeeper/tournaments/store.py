@@ -28,7 +28,7 @@ from scorekeeper.rubbers import store as rubbers
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.tournaments.models import DeviceTournament, MatchRubber, Pair, Tournament
 from scorekeeper.web import grants, tokens
-from scorekeeper.web.columns import NAME_LENGTH, utcnow
+from scorekeeper.web.columns import NAME_LENGTH
 
 GRANTS: grants.Granted[Tournament] = grants.Granted(
     Tournament, DeviceTournament, "tournament_id", dated=False
@@ -116,13 +116,22 @@ def _fold(
     for round_number, table, winner in tournament.walkovers:
         found = results.get((round_number, table), tourney.MatchResult())
         results[round_number, table] = tourney.MatchResult(found.rubbers, walkover=winner)
-    swiss = [[(first, second) for first, second in drawn] for drawn in tournament.swiss_rounds]
+    swiss = [_pairings(drawn) for drawn in tournament.swiss_rounds]
     return tourney.fold(
         tournament.settings(),
-        swiss_rounds=[[(int(first), second) for first, second in drawn] for drawn in swiss],
+        swiss_rounds=swiss,
         results=results,
         withdrawn=tournament.withdrawn,
     )
+
+
+def _pairings(drawn: list[list[int | None]]) -> list[tourney.Pairing]:
+    """A Swiss round as stored, [pair, pair or null] each: the first is always a pair."""
+    pairings: list[tourney.Pairing] = []
+    for first, second in drawn:
+        assert first is not None
+        pairings.append((first, second))
+    return pairings
 
 
 def _result(rubber: Rubber) -> tourney.RubberResult:

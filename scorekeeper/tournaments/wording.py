@@ -52,9 +52,7 @@ FAULTS: dict[str, Sentence] = {
     "repeated_player": lambda error: _(
         "%(value)s is in two pairs: a player plays in one pair only.", value=error.value
     ),
-    "pair_of_one": lambda error: _(
-        "A pair is two players: %(value)s is not.", value=error.value
-    ),
+    "pair_of_one": lambda error: _("A pair is two players: %(value)s is not.", value=error.value),
     "withdrawn": lambda error: _("Pair %(value)s has withdrawn.", value=error.value),
 }
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.tournaments import store
 from scorekeeper.tournaments.models import Tournament
@@ -40,9 +39,6 @@ def walkover(tournament: Tournament, round_number: int, table: int, winner: int)
 
 def withdraw(tournament: Tournament, number: int) -> store.Standing:
     """The pair ``number`` withdraws: its matches still to play become walkovers."""
-    if not 1 <= number <= len(tournament.pairs):
-        raise tourney.TournamentError("not_a_pair", number, f"There is no pair {number}.")
-    if number in tournament.withdrawn:
-        raise tourney.TournamentError("withdrawn", number, f"Pair {number} has withdrawn.")
+    store.standing(tournament).fold.check_withdrawal(number)
     tournament.withdrawn = [*tournament.withdrawn, number]
     return _synced(tournament)

@@ -47,10 +47,6 @@ class NewTournament(Body):
     )
 
 
-class NoBody(Body):
-    """An operation that takes nothing but its address: an empty object, or no body."""
-
-
 class Walkover(Body):
     winner: f.WholeNumber = Field(description="The pair that came: it wins the match.")
 
