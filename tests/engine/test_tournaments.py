@@ -719,3 +719,15 @@ def test_swiss_pairings_are_the_least_cost_of_all(
     assert sorted(p for m in drawn for p in m if p is not None) == players
     best = min(cost(matches) for matches in all_pairings(players))
     assert cost([(a, b) for a, b in drawn if b is not None]) == best
+
+
+def test_groups_past_z_are_named_on_like_spreadsheet_columns() -> None:
+    settings_ = Settings("round_robin", 60, groups=30, advance=1)
+    tournament = fold(settings_)
+    names = sorted(
+        {line.group for line in tournament.standings if line.group}, key=lambda g: (len(g), g)
+    )
+    assert names[:2] == ["A", "B"] and names[-4:] == ["AA", "AB", "AC", "AD"]
+    assert len(names) == 30
+    tournament, _ = fold_through(settings_)
+    assert tournament.finished and len(tournament.knockout_standings) == 30
