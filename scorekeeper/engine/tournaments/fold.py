@@ -142,7 +142,7 @@ class _Settler:
         self,
         settings: Settings,
         results: Mapping[tuple[int, int], MatchResult],
-        withdrawn: Collection[int],
+        withdrawn: Sequence[int],
     ) -> None:
         self.wins_needed = settings.wins_needed
         self.results = results
@@ -165,6 +165,9 @@ def fold(
 ) -> Tournament:
     """Return the tournament as its settings, Swiss draws, results (by round, table) and withdrawals make it.
 
+    ``withdrawn`` lists the pairs that withdrew in the order they did: in a match of two
+    withdrawn pairs, the one that withdrew last keeps the walkover the first withdrawal gave it.
+
     >>> from .matches import RubberResult
     >>> won = MatchResult((RubberResult((4, 1), 0),))
     >>> tournament = fold(Settings("knockout", 3), results={(1, 2): won, (2, 1): won})
@@ -176,7 +179,8 @@ def fold(
     for pair in withdrawn:
         if not 1 <= pair <= settings.pairs:
             raise TournamentError("not_a_pair", pair, f"There is no pair {pair}.")
-    settler = _Settler(settings, results, frozenset(withdrawn))
+    # In the order they withdrew, which settles a match of two withdrawn pairs.
+    settler = _Settler(settings, results, tuple(dict.fromkeys(withdrawn)))
     everyone = range(1, settings.pairs + 1)
     out = frozenset(withdrawn)
     if settings.format == "swiss":
