@@ -719,3 +719,87 @@ def test_swiss_pairings_are_the_least_cost_of_all(
     assert sorted(p for m in drawn for p in m if p is not None) == players
     best = min(cost(matches) for matches in all_pairings(players))
     assert cost([(a, b) for a, b in drawn if b is not None]) == best
+
+
+def test_groups_past_z_are_named_on_like_spreadsheet_columns() -> None:
+    settings_ = Settings("round_robin", 60, groups=30, advance=1)
+    tournament = fold(settings_)
+    names = sorted(
+        {line.group for line in tournament.standings if line.group}, key=lambda g: (len(g), g)
+    )
+    assert names[:2] == ["A", "B"] and names[-4:] == ["AA", "AB", "AC", "AD"]
+    assert len(names) == 30
+    tournament, _ = fold_through(settings_)
+    assert tournament.finished and len(tournament.knockout_standings) == 30
+
+
+@st.composite
+def any_settings(draw: st.DrawFn) -> Settings:
+    format_ = draw(st.sampled_from(["knockout", "round_robin", "swiss", "groups"]))
+    pairs = draw(st.integers(3, 20))
+    best_of = draw(st.sampled_from([1, 3, 5]))
+    if format_ == "swiss":
+        return Settings("swiss", pairs, best_of, rounds=draw(st.integers(1, pairs - 1)))
+    if format_ == "groups" and pairs >= 4:
+        groups = draw(st.integers(2, pairs // 2))
+        advance = draw(st.integers(1, pairs // groups - 1))
+        third = groups * advance >= 4 and draw(st.booleans())
+        return Settings(
+            "round_robin", pairs, best_of, groups=groups, advance=advance, third_place=third
+        )
+    if format_ == "knockout":
+        return Settings("knockout", pairs, best_of, third_place=pairs >= 4 and draw(st.booleans()))
+    return Settings("round_robin", pairs, best_of)
+
+
+@settings(max_examples=30, deadline=None)
+@given(any_settings(), st.randoms(use_true_random=False))
+def test_every_tournament_plays_to_its_end(settings_: Settings, pick: random.Random) -> None:
+    """Rubbers, walkovers and withdrawals at random: every format ends, its rounds in order."""
+    draws: list[tuple[tuple[int, int | None], ...]] = []
+    results: Results = {}
+    withdrawn: list[int] = []
+    tournament = fold(settings_)
+    for _ in range(200):
+        if tournament.finished:
+            break
+        if tournament.can_draw_round():
+            draws.append(tournament.draw_next_round())
+        elif pick.random() < 0.05 and len(withdrawn) < settings_.pairs - 2:
+            pair = pick.choice([p for p in range(1, settings_.pairs + 1) if p not in withdrawn])
+            tournament.check_withdrawal(pair)
+            withdrawn.append(pair)
+        else:
+            match = next(m for d in tournament.rounds for m in d.matches if m.needs_rubber)
+            key = (match.round, match.table)
+            if pick.random() < 0.1 and match.wins == (0, 0):
+                winner = match.pairs[pick.randrange(2)]
+                assert winner is not None
+                tournament.check_walkover(*key, winner)
+                results[key] = MatchResult(walkover=winner)
+            else:
+                side = pick.randrange(2)
+                rubbers = results.get(key, MatchResult()).rubbers
+                results[key] = MatchResult((*rubbers, won_by(side).rubbers[0]))
+        tournament = fold(settings_, draws, results, withdrawn)
+    assert tournament.finished
+    assert [d.number for d in tournament.rounds] == list(range(1, settings_.total_rounds + 1))
+    for drawn in tournament.rounds:
+        tables = [m.table for m in drawn.matches]
+        assert len(tables) == len(set(tables))
+        assert all(m.decided for m in drawn.matches)
+        in_round = [p for m in drawn.matches for p in m.pairs if p is not None]
+        assert len(in_round) == len(set(in_round))
+    assert len(tournament.standings) == settings_.pairs
+    if tournament.winner is not None:
+        assert tournament.standings[0].rank == 1 or settings_.knockout_pairs
+
+
+@pytest.mark.parametrize(("withdrawn", "winner"), [([4, 3], 3), ([3, 4], 4)])
+def test_a_later_withdrawal_does_not_take_back_an_earlier_walkover(
+    withdrawn: list[int], winner: int
+) -> None:
+    """The match of two withdrawn pairs stays with the one that withdrew last, as it was won."""
+    tournament = fold(Settings("round_robin", 4), withdrawn=withdrawn)
+    (match,) = [m for d in tournament.rounds for m in d.matches if set(m.pairs) == {3, 4}]
+    assert (match.winner, match.walkover) == (winner, True)

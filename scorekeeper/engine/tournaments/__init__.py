@@ -17,6 +17,7 @@ from .settings import (
     Settings,
     TournamentError,
     bracket_size,
+    group_name,
     snake_groups,
 )
 
@@ -39,6 +40,7 @@ __all__ = [
     "bracket_size",
     "check_pairs",
     "fold",
+    "group_name",
     "parse_pairs",
     "random_draw",
     "snake_groups",

@@ -5,7 +5,6 @@ The choices the rules leave open are in docs/decisions/tournaments.md."""
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from math import isqrt
 
 import networkx as nx
 
@@ -135,12 +134,11 @@ def swiss_pairings(
 def _least_gaps(
     players: Sequence[int], wins: Mapping[int, int], met: Collection[frozenset[int]]
 ) -> set[tuple[int, int]]:
-    # Exact, and fast on big rounds: match over the pairs at most `reach` wins apart first. A
-    # perfect matching there of cost C rules out every pair more than sqrt(C) apart, so once
-    # sqrt(C) <= reach no wider pairing could be cheaper (docs/decisions/tournaments.md).
-    spread = max((wins.get(pair, 0) for pair in players), default=0) - min(
-        (wins.get(pair, 0) for pair in players), default=0
-    )
+    # Exact, and fast on big rounds: match over the pairs at most `reach` wins apart first, then
+    # widen only as far as a cheaper pairing could reach (docs/decisions/tournaments.md, "Speed").
+    levels = [wins.get(pair, 0) for pair in players]
+    spread = max(levels, default=0) - min(levels, default=0)
+    odd_cuts = _odd_cuts(levels)
     reach = 1
     while True:
         matching = _matching(players, wins, met, reach)
@@ -148,13 +146,42 @@ def _least_gaps(
             cost = sum(
                 (wins.get(first, 0) - wins.get(second, 0)) ** 2 for first, second in matching
             )
-            if isqrt(cost) <= reach:
+            widest = _widest_useful(cost, odd_cuts)
+            if widest <= reach:
                 return matching
-            reach = isqrt(cost)
+            reach = widest
         elif reach >= spread:
             return _matching(players, wins, met, spread, rematches=True)
         else:
             reach += 1
+
+
+def _odd_cuts(levels: Sequence[int]) -> int:
+    """Return the wins levels t with an odd number of pairs at t or below.
+
+    A pairing crosses each such cut at least once, and a match d wins apart crosses d cuts.
+
+    >>> _odd_cuts([0, 1, 1, 2])  # 1 pair at 0 or below, 3 at 1 or below
+    2
+    """
+    if not levels:
+        return 0
+    return sum(sum(level <= cut for level in levels) % 2 for cut in range(min(levels), max(levels)))
+
+
+def _widest_useful(cost: int, odd_cuts: int) -> int:
+    """Return the widest gap a pairing cheaper than ``cost`` could use.
+
+    A match d wins apart costs d² and leaves at least (odd cuts − d) cuts for the others to
+    cross, each at 1 or more: d² + odd cuts − d <= cost.
+
+    >>> _widest_useful(4, 4), _widest_useful(9, 1)
+    (1, 3)
+    """
+    widest = 0
+    while (widest + 1) ** 2 <= cost and (widest + 1) ** 2 - (widest + 1) <= cost - odd_cuts:
+        widest += 1
+    return widest
 
 
 def _matching(

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
-from string import ascii_uppercase
 
 from .draws import bracket_order, circle_rounds, part_groups, swiss_first_round, swiss_pairings
 from .matches import Match, MatchResult, Pairing, Round, Standing, settle
-from .settings import Settings, TournamentError, bracket_size, snake_groups
+from .settings import Settings, TournamentError, bracket_size, group_name, snake_groups
 from .standings import knockout_standings, table_standings
 
 
@@ -143,7 +142,7 @@ class _Settler:
         self,
         settings: Settings,
         results: Mapping[tuple[int, int], MatchResult],
-        withdrawn: Collection[int],
+        withdrawn: Sequence[int],
     ) -> None:
         self.wins_needed = settings.wins_needed
         self.results = results
@@ -166,6 +165,9 @@ def fold(
 ) -> Tournament:
     """Return the tournament as its settings, Swiss draws, results (by round, table) and withdrawals make it.
 
+    ``withdrawn`` lists the pairs that withdrew in the order they did: in a match of two
+    withdrawn pairs, the one that withdrew last keeps the walkover the first withdrawal gave it.
+
     >>> from .matches import RubberResult
     >>> won = MatchResult((RubberResult((4, 1), 0),))
     >>> tournament = fold(Settings("knockout", 3), results={(1, 2): won, (2, 1): won})
@@ -177,7 +179,8 @@ def fold(
     for pair in withdrawn:
         if not 1 <= pair <= settings.pairs:
             raise TournamentError("not_a_pair", pair, f"There is no pair {pair}.")
-    settler = _Settler(settings, results, frozenset(withdrawn))
+    # In the order they withdrew, which settles a match of two withdrawn pairs.
+    settler = _Settler(settings, results, tuple(dict.fromkeys(withdrawn)))
     everyone = range(1, settings.pairs + 1)
     out = frozenset(withdrawn)
     if settings.format == "swiss":
@@ -234,7 +237,7 @@ def _round_robin_rounds(
 ) -> list[Round]:
     """Return the rounds of a round robin in each group, round numbers shared, tables across."""
     schedules = [circle_rounds(members) for members in groups]
-    names = [ascii_uppercase[index] if stage == "group" else None for index in range(len(groups))]
+    names = [group_name(index) if stage == "group" else None for index in range(len(groups))]
     rounds: list[Round] = []
     for number in range(1, max(len(schedule) for schedule in schedules) + 1):
         drawn = [
@@ -263,7 +266,7 @@ def _groups(settings: Settings, settler: _Settler, out: frozenset[int]) -> Tourn
     rounds = _round_robin_rounds(groups, settler, "group")
     standings: list[Standing] = []
     for index, members in enumerate(groups):
-        letter = ascii_uppercase[index]
+        letter = group_name(index)
         played = [match for match in _matches(rounds) if match.group == letter]
         standings.extend(table_standings(members, played, buchholz=False, group=letter))
     final: int | None = None
@@ -271,15 +274,11 @@ def _groups(settings: Settings, settler: _Settler, out: frozenset[int]) -> Tourn
     if all(match.decided for match in _matches(rounds)):
         # Group winners first, then the runners-up, ...: A1, B1, ..., A2, B2, ...
         tiers = [
-            [line.pair for line in standings if line.group == ascii_uppercase[index]][
-                : settings.advance
-            ]
+            [line.pair for line in standings if line.group == group_name(index)][: settings.advance]
             for index in range(len(groups))
         ]
         seeded = [tier[place] for place in range(settings.advance) for tier in tiers]
-        group_of = {
-            pair: ascii_uppercase[index] for index, tier in enumerate(tiers) for pair in tier
-        }
+        group_of = {pair: group_name(index) for index, tier in enumerate(tiers) for pair in tier}
         tier_of = {pair: place for tier in tiers for place, pair in enumerate(tier)}
         bracket, final = _knockout(
             settings, seeded, settings.group_rounds, settler, (group_of, tier_of)

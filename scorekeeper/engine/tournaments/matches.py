@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .settings import TournamentError
@@ -99,9 +99,11 @@ def settle(
     pairs: Pairing,
     result: MatchResult | None,
     wins_needed: int,
-    withdrawn: Collection[int],
+    withdrawn: Sequence[int],
 ) -> Match:
     """Return the match at ``where`` (round, table, stage, group) settled from ``result``.
+
+    ``withdrawn`` are the pairs that withdrew, in the order they did.
 
     >>> rubbers = (RubberResult((4, 2), 0), RubberResult((1, 4), 1), RubberResult((2, 1)))
     >>> match = settle((1, 1, "swiss", None), (3, 6), MatchResult(rubbers), 2, ())
@@ -134,12 +136,11 @@ def settle(
     elif wins[1] >= wins_needed:
         winner = second
     elif first in withdrawn or second in withdrawn:
-        # A withdrawn pair gives its undecided matches away; two withdrawn pairs: the first
-        # goes through (docs/decisions/tournaments.md, "Withdrawals").
-        winner, walkover = (
-            (second if first in withdrawn and second not in withdrawn else first),
-            True,
-        )
+        # A withdrawn pair gives its undecided matches away; of two withdrawn pairs the one that
+        # withdrew last keeps what the first withdrawal gave it (docs/decisions/tournaments.md).
+        order = {pair: index for index, pair in enumerate(withdrawn)}
+        winner = max((first, second), key=lambda pair: order.get(pair, len(order)))
+        walkover = True
     return Match(
         round_,
         table,

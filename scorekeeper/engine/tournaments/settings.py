@@ -91,6 +91,20 @@ def snake_groups(pairs: int, groups: int) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(group) for group in members)
 
 
+def group_name(index: int) -> str:
+    """Return the name of the group at ``index`` (0-based): A to Z, then AA, AB, ...
+
+    >>> group_name(0), group_name(25), group_name(26), group_name(63)
+    ('A', 'Z', 'AA', 'BL')
+    """
+    name = ""
+    index += 1
+    while index:
+        index, letter = divmod(index - 1, 26)
+        name = chr(ord("A") + letter) + name
+    return name
+
+
 def round_robin_rounds(size: int) -> int:
     """Return the rounds of a round robin of ``size`` pairs: n - 1, or n when one rests each round.
 
