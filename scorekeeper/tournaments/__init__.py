@@ -12,7 +12,9 @@ bp = Blueprint("tournaments", __name__)
 
 
 def init_app(app: Flask) -> None:
-    """Register the package's pages: the tournament, its edit link."""
-    from scorekeeper.tournaments import views  # noqa: F401  their routes
+    """Register the package's pages, and what a match's rubber page says of its tournament."""
+    from scorekeeper.tournaments import store, views  # noqa: F401  their routes
 
     app.register_blueprint(bp)
+    # A rubber knows nothing of tournaments: its page asks this of the one it belongs to.
+    app.add_template_global(store.match_of, "tournament_match")

@@ -269,3 +269,23 @@ def place(rubber: Rubber) -> dict[str, Any] | None:
     if link is None:
         return None
     return {"id": rubber.tournament_id, "round": link.round, "table": link.table}
+
+
+@dataclass(frozen=True)
+class MatchOf:
+    """What a match's rubber page says of its tournament: its name, the round and the table."""
+
+    tournament_id: str
+    name: str
+    round: int
+    table: int
+
+
+def match_of(rubber: Rubber) -> MatchOf | None:
+    """The match this rubber is played in, if it is a tournament's."""
+    place_of = place(rubber)
+    if place_of is None:
+        return None
+    tournament = db.session.get(Tournament, place_of["id"])
+    assert tournament is not None
+    return MatchOf(tournament.id, tournament.name, place_of["round"], place_of["table"])

@@ -1,17 +1,68 @@
-"""A tournament's pages: where it stands, for everyone; each table's link, for its organizer."""
+"""A tournament's pages: where it stands, for everyone; its tables and decisions, for its organizer.
+
+The organizer's phone starts it (the pairs pasted a line each), shows each table's link and QR
+code to open that table's rubber on the table's phone, gives a walkover, lets a pair withdraw and
+draws the next Swiss round."""
 
 from __future__ import annotations
 
-from flask import render_template, url_for
+from collections.abc import Callable
+from typing import Any
 
-from scorekeeper.tournaments import bp, store
-from scorekeeper.web.device import current_device
+from flask import flash, redirect, render_template, request, url_for
+from werkzeug.wrappers import Response
+
+from scorekeeper.engine import tournaments as tourney
+from scorekeeper.extensions import db
+from scorekeeper.tournaments import bp, store, writes
+from scorekeeper.tournaments.forms import NewTournamentForm
+from scorekeeper.tournaments.models import Tournament
+from scorekeeper.tournaments.wording import fault
+from scorekeeper.web.device import current_device, ensure_device
+from scorekeeper.web.qr import qr_svg
 
 grant = bp.add_url_rule(
     "/t/<tournament_id>/edit/<key>",
     "grant",
     store.GRANTS.edit_link_view("tournaments.tournament", "tournament_id"),
 )
+
+FIELDS = {
+    "even_best_of": "best_of",
+    "bad_best_of": "best_of",
+    "bad_rounds": "rounds",
+    "bad_groups": "groups",
+    "bad_third_place": "third_place",
+    "unknown_format": "format",
+}
+"""The form's field each refusal of the settings belongs to; the others are the pairs'."""
+
+
+@bp.route("/t/new", methods=["GET", "POST"])
+def new_tournament() -> Any:
+    """Start a tournament: its pairs written a line each, its format and its rules."""
+    form = NewTournamentForm()
+    if form.validate_on_submit():
+        rules = form.rule_set()
+        try:
+            pairs = tourney.parse_pairs(form.pairs.data or "")
+            settings = form.settings(len(pairs))
+        except tourney.TournamentError as error:
+            field = form[FIELDS.get(error.code, "pairs")]
+            field.errors = [*field.errors, fault(error)]
+        else:
+            if rules is not None:
+                tournament, _key = store.create(
+                    name=form.name.data or "",
+                    settings=settings,
+                    rules=rules,
+                    pairs=pairs,
+                    draw=form.draw.data,
+                    device=ensure_device(),
+                )
+                return redirect(url_for(".tournament", tournament_id=tournament.id))
+    status = 422 if request.method == "POST" else 200
+    return render_template("tournaments/new.html", form=form), status
 
 
 @bp.get("/t/<tournament_id>")
@@ -20,15 +71,51 @@ def tournament(tournament_id: str) -> str:
     found = store.GRANTS.or_404(tournament_id)
     standing = store.sync(found.id) or store.standing(found)
     organizer = store.GRANTS.can_edit(current_device(), found)
-    links = {}
-    if organizer:  # each table's link, to open its rubber ready to record
-        links = {
-            rubber.id: url_for(
+    tables: dict[str, dict[str, Any]] = {}
+    if organizer:  # each table's rubber in play: its link and QR code for the table's phone
+        for rows in standing.rubbers.values():
+            rubber = rows[-1]
+            if rubber.finished:
+                continue
+            link = url_for(
                 "rubbers.grant", rubber_id=rubber.id, key=store.table_key(rubber.id), _external=True
             )
-            for rows in standing.rubbers.values()
-            for rubber in rows
-        }
+            tables[rubber.id] = {"link": link, "qr": qr_svg(link, rubber.team0)}
     return render_template(
-        "tournaments/show.html", standing=standing, organizer=organizer, links=links
+        "tournaments/show.html", standing=standing, organizer=organizer, tables=tables
     )
+
+
+def _organizer_write(tournament_id: str, write: Callable[[Tournament], object]) -> Response:
+    """Run one of the organizer's writes; a refusal is said above the page, nothing stored."""
+    found = store.GRANTS.editable_or_403(tournament_id)
+    try:
+        write(found)
+    except tourney.TournamentError as error:
+        db.session.rollback()
+        flash(fault(error), "conflict")
+    return redirect(url_for(".tournament", tournament_id=found.id))
+
+
+@bp.post("/t/<tournament_id>/rounds")
+def draw_round(tournament_id: str) -> Response:
+    """Draw the next Swiss round."""
+    return _organizer_write(tournament_id, writes.draw_round)
+
+
+@bp.post("/t/<tournament_id>/rounds/<int:round_number>/tables/<int:table>/walkover")
+def walkover(tournament_id: str, round_number: int, table: int) -> Response:
+    """A walkover: the pair named came, the other did not."""
+    winner = request.form.get("winner", type=int)
+    if winner is None:
+        found = store.GRANTS.editable_or_403(tournament_id)
+        return redirect(url_for(".tournament", tournament_id=found.id))
+    return _organizer_write(
+        tournament_id, lambda found: writes.walkover(found, round_number, table, winner)
+    )
+
+
+@bp.post("/t/<tournament_id>/pairs/<int:pair>/withdraw")
+def withdraw(tournament_id: str, pair: int) -> Response:
+    """A pair withdraws: its matches still to play are walkovers."""
+    return _organizer_write(tournament_id, lambda found: writes.withdraw(found, pair))

@@ -35,6 +35,7 @@ LIMITS: dict[str, tuple[str, str]] = {
     "groups.new_group": ("groups", GROUPS),
     "api.groups.create_group": ("groups", GROUPS),
     "api.tournaments.create_tournament": ("groups", GROUPS),
+    "tournaments.new_tournament": ("groups", GROUPS),
     "bidding.new_game": ("bidding", RUBBERS),
     "bidding.quick_game": ("bidding", RUBBERS),
     "groups.new_bidding_game": ("bidding", RUBBERS),
