@@ -143,13 +143,23 @@ def create_tournament() -> tuple[Response, int, dict[str, str]]:
 def get_tournament(tournament_id: str) -> Response:
     """A tournament's state: its pairs, rounds, matches and standings."""
     tournament = _tournament(tournament_id)
-    standing = store.sync(tournament.id) or store.standing(tournament)
-    response = jsonify(tournament_json(standing))
-    # As a rubber's: an ETag of the state, 304 while it holds (a follower's poll).
-    response.add_etag(weak=True)
+    # A follower's poll: answered 304 from one query while nothing changed, before any fold.
+    etag = _etag(tournament.id)
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        standing = store.sync(tournament.id) or store.standing(tournament)
+        etag = _etag(tournament.id)  # its sync may have started a rubber
+        response = jsonify(tournament_json(standing))
+    response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
-    response.make_conditional(request)
     return response
+
+
+def _etag(tournament_id: str) -> str:
+    """The state's ETag: the tournament's fingerprint (a write of it or of a rubber of it)."""
+    seen = store.fingerprint(tournament_id)
+    return seen.etag if seen is not None else ""
 
 
 WRITE_REFUSED = refusals(key=NO_KEY, unknown=UNKNOWN, conflict=STATE_REFUSES)

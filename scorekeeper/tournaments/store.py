@@ -49,6 +49,10 @@ class Standing:
     def pair(self, number: int) -> Pair:
         return self.tournament.pairs[number - 1]
 
+    def labels(self) -> dict[int, str]:
+        """Each pair's name as its tables show it, by number."""
+        return {pair.number: pair.label for pair in self.tournament.pairs}
+
 
 def create(  # noqa: PLR0913  keyword-only, each named at its call
     *,
@@ -289,3 +293,61 @@ def match_of(rubber: Rubber) -> MatchOf | None:
     tournament = db.session.get(Tournament, place_of["id"])
     assert tournament is not None
     return MatchOf(tournament.id, tournament.name, place_of["round"], place_of["table"])
+
+
+_TOURNAMENTS = Tournament.__table__
+_LINKS = MatchRubber.__table__
+_RUBBERS = Rubber.__table__
+_GRANTS = DeviceTournament.__table__
+_FINGERPRINT = (
+    sa.select(
+        _TOURNAMENTS.c.version,
+        sa.func.count(_RUBBERS.c.id),
+        sa.func.coalesce(sa.func.sum(_RUBBERS.c.version), 0),
+        sa.select(_GRANTS.c.device)
+        .where(
+            _GRANTS.c.tournament_id == _TOURNAMENTS.c.id,
+            _GRANTS.c.device == sa.bindparam("device"),
+        )
+        .exists(),
+    )
+    .select_from(
+        _TOURNAMENTS.outerjoin(_LINKS, _LINKS.c.tournament_id == _TOURNAMENTS.c.id).outerjoin(
+            _RUBBERS, _RUBBERS.c.id == _LINKS.c.rubber_id
+        )
+    )
+    .where(_TOURNAMENTS.c.id == sa.bindparam("tournament_id"))
+    .group_by(_TOURNAMENTS.c.id, _TOURNAMENTS.c.version)
+)
+"""The tournament's fingerprint and the phone's grant, built once: a follower's page and poll
+are answered from this query alone."""
+
+
+def fingerprint(tournament_id: str, device: str | None = None) -> Fingerprint | None:
+    """What changes with any write of the tournament or of one of its rubbers: one query.
+
+    The tournament's version, its rubbers' count and the sum of their versions (each write of a
+    rubber bumps its version), and whether ``device`` may run the tournament. A kept page or
+    state is good while the first three hold. None for a tournament that is none."""
+    if not tokens.is_token(tournament_id):
+        return None
+    row = (
+        db.session.connection()
+        .execute(_FINGERPRINT, {"tournament_id": tournament_id, "device": device or ""})
+        .first()
+    )
+    if row is None:
+        return None
+    return Fingerprint((int(row[0]), int(row[1]), int(row[2])), bool(row[3]))
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """A tournament's state in three numbers, and whether the asking phone runs it."""
+
+    state: tuple[int, int, int]
+    organizer: bool
+
+    @property
+    def etag(self) -> str:
+        return ".".join(map(str, self.state))

@@ -9,7 +9,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import flash, redirect, render_template, request, url_for
+from flask import (
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import get_locale
 from werkzeug.wrappers import Response
 
 from scorekeeper.engine import tournaments as tourney
@@ -18,6 +28,8 @@ from scorekeeper.tournaments import bp, store, writes
 from scorekeeper.tournaments.forms import NewTournamentForm
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
+from scorekeeper.web import page_cache
+from scorekeeper.web.columns import utcnow
 from scorekeeper.web.device import current_device, ensure_device
 from scorekeeper.web.qr import qr_svg
 
@@ -65,12 +77,46 @@ def new_tournament() -> Any:
     return render_template("tournaments/new.html", form=form), status
 
 
+PAGES = page_cache.Kept(64)
+"""Followers' pages (the TV's, the players' phones), by tournament and its fingerprint: a page
+is rendered once per change of the tournament, however many phones follow it."""
+
+
 @bp.get("/t/<tournament_id>")
-def tournament(tournament_id: str) -> str:
-    """The tournament: its rounds, each table's rubber, and the standings."""
-    found = store.GRANTS.or_404(tournament_id)
+def tournament(tournament_id: str) -> Any:
+    """The tournament: its rounds, each table's rubber, and the standings.
+
+    A follower's page is rendered once per change of the tournament and answered from one query
+    while it holds (304 to its ETag); the organizer's carries the forms of its session."""
+    seen = store.fingerprint(tournament_id, current_device())
+    if seen is None:
+        abort(404)
+    if seen.organizer or session.get("_flashes"):
+        return _render(store.GRANTS.or_404(tournament_id), seen.organizer)
+    locale = str(get_locale())
+    key = (tournament_id, seen.state, locale, request.full_path, request.host)
+    build = current_app.extensions["build_id"]
+    etag = f"{build}.{tournament_id}.{seen.etag}.{locale}"
+    answer: page_cache.Answer | None = PAGES.get(key)
+    if "HTTP_IF_NONE_MATCH" in request.environ and request.if_none_match.contains_weak(etag):
+        headers = answer.headers if answer is not None else _validators(etag)
+        return Response(status=304, headers=headers)
+    if answer is None:
+        page = _render(store.GRANTS.or_404(tournament_id), organizer=False)
+        answer = page_cache.Answer(page.encode(), seen.state[0], etag, _validators(etag))
+        again = store.fingerprint(tournament_id)
+        if again is not None and again.state == seen.state:  # its sync started no rubber
+            PAGES.put(key, answer)
+    # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
+    return answer.response(gzip_ok="gzip" in request.accept_encodings)  # type: ignore[comparison-overlap]
+
+
+def _validators(etag: str) -> list[tuple[str, str]]:
+    return page_cache.validators(etag, utcnow(), holds_edit_key=False)
+
+
+def _render(found: Tournament, organizer: bool) -> str:
     standing = store.sync(found.id) or store.standing(found)
-    organizer = store.GRANTS.can_edit(current_device(), found)
     tables: dict[str, dict[str, Any]] = {}
     if organizer:  # each table's rubber in play: its link and QR code for the table's phone
         for rows in standing.rubbers.values():
