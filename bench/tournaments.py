@@ -130,9 +130,7 @@ def page_figures(workdir: Path) -> list[Figure]:
     for number in range(5):
         _median_seconds(client, f"{page}?render={number}", first)
     etag = client.get(base).headers["ETag"]
-    answered = [
-        client.get(base, headers={"If-None-Match": etag}).status_code for _ in range(POLLS)
-    ]
+    answered = [client.get(base, headers={"If-None-Match": etag}).status_code for _ in range(POLLS)]
     not_modified = answered.count(304) / POLLS
     return [
         figure(

@@ -296,7 +296,8 @@ class Table:
         if self._tournament is None:
             pairs = [{"players": [f"A{n}", f"B{n}"]} for n in range(4)]
             made = self.owner.post(
-                "/api/v1/tournaments", json={"name": "Torneio", "format": "knockout", "pairs": pairs}
+                "/api/v1/tournaments",
+                json={"name": "Torneio", "format": "knockout", "pairs": pairs},
             )
             assert made.status_code == 201, "a route takes a tournament_id: its POST failed"
             self._tournament = (made.get_json()["id"], made.get_json()["edit_key"])
