@@ -11,7 +11,6 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
 
 import sqlalchemy as sa
 from flask import Response, request

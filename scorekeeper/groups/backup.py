@@ -84,7 +84,9 @@ def restore(group_id: str) -> WerkzeugResponse:
     try:
         body = json.loads(data.decode("utf-8-sig"))
     except (UnicodeDecodeError, ValueError):
-        return _refusal(_("This file is not a group's backup: it is not the JSON file the backup button gives."))
+        return _refusal(
+            _("This file is not a group's backup: it is not the JSON file the backup button gives.")
+        )
     run: Import = current_app.extensions[IMPORT]
     try:
         restored = run(group, body, key)
@@ -129,7 +131,7 @@ def sheet_rows(group: Group) -> list[list[Any]]:
         .order_by(Rubber.created_at, Rubber.group_seq)
     ).scalars()
     for rubber in rubbers:
-        players = rubber.players or [None] * 4
+        players = rubber.players or [""] * 4
         if rubber.finished and rubber.winner is not None:
             result = _("%(team)s won", team=rubber.teams[rubber.winner])
             named = wording.outcome_names(rubber.names)

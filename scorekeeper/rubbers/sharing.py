@@ -26,7 +26,7 @@ def side_name(rubber: Rubber, team: int) -> str:
     Team 0 sits in seats 1 and 3, team 1 in seats 2 and 4; a team named by nobody whose seats
     are not both named keeps "Nós" or "Eles"."""
     name = rubber.team1 if team else rubber.team0
-    players = rubber.players or [None] * 4
+    players = rubber.players or [""] * 4
     first, second = players[team], players[team + 2]
     if name != UNNAMED_TEAMS[team] or not first or not second:
         return name

@@ -155,7 +155,9 @@ def cell(value: Any) -> str:
 def csv_text(table: Iterable[Iterable[Any]]) -> str:
     """Return a table as CSV text (a spreadsheet's line ends), every cell through :func:`cell`."""
     out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows([cell(value) for value in row] for row in table)
+    csv.writer(out, lineterminator="\r\n").writerows(
+        [cell(value) for value in row] for row in table
+    )
     return out.getvalue()
 
 
