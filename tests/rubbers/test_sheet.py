@@ -68,3 +68,31 @@ def test_the_sheet_speaks_the_page_s_language_and_names_the_players(
     assert api.splitlines()[0] == (
         "number,kind,points_0,points_1,all_tricks,team,games_0,games_1,dealer,trump"
     )
+
+
+@pytest.mark.parametrize(
+    ("language", "first"),
+    [
+        ("pt-PT", ["Começada", "Equipa"]),
+        ("pt-BR", ["Começada", "Time"]),
+        ("en", ["Started", "Team"]),
+    ],
+)
+def test_the_group_s_sheet_has_a_row_per_rubber_in_words(
+    client: FlaskClient, language: str, first: list[str]
+) -> None:
+    made = client.post("/groups/new", data={"name": "Tasca"})
+    group_id = made.location.rsplit("/", 1)[-1]
+    key = re.search(r'id="edit-url" href="[^"]+/edit/([^"]+)"', client.get(f"/g/{group_id}").text)
+    assert key
+    started = client.post(
+        "/api/v1/rubbers",
+        json={"players": ["Ana", "Rui", "Eva", "Zé"], "group": group_id},
+        headers={"X-Group-Key": key.group(1)},
+    )
+    assert started.status_code == 201
+    rows = sheet(client, f"/g/{group_id}", language)
+    assert rows[0][:2] == first
+    [rubber] = rows[1:]
+    assert rubber[1:7] == ["Nós", {"en": "Ana and Eva"}.get(language, "Ana e Eva"), "0", "Eles",
+                           {"en": "Rui and Zé"}.get(language, "Rui e Zé"), "0"]  # fmt: skip
