@@ -94,7 +94,7 @@ def restore(group_id: str) -> WerkzeugResponse:
         where = _(" (at %(place)s)", place=refused.place) if refused.place else ""
         return _refusal(
             _(
-                "The backup was not restored, and nothing of it was stored: %(reason)s%(where)s",
+                "The backup was not restored: %(reason)s%(where)s",
                 reason=refused.sentence,
                 where=where,
             )
