@@ -91,7 +91,9 @@ def restore(group_id: str) -> WerkzeugResponse:
     try:
         restored = run(group, body, key)
     except Refused as refused:
-        where = _(" (at %(place)s)", place=refused.place) if refused.place else ""
+        # The import's sentences about a field often name its place already.
+        named = not refused.place or refused.place in refused.sentence
+        where = "" if named else _(" (at %(place)s)", place=refused.place)
         return _refusal(
             _(
                 "The backup was not restored: %(reason)s%(where)s",
