@@ -13,6 +13,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from .conftest import PHONE
 from .test_share import read_qr, sharing_phone  # noqa: F401  the fixture
 
 REVEAL = "Mostrar o código para quem vai registar"
@@ -134,3 +135,23 @@ def test_a_backup_restored_into_a_new_group_gives_the_same_rubbers(
 
     assert rubbers(other_id) == rubbers(group_id)
     assert rubbers(group_id)[0][3] == [[75, 45], [30, 90], [100, 20]]
+
+
+def test_the_share_and_backup_fit_a_small_phone(live_server: str, browser: Any) -> None:
+    context = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 640}})
+    try:
+        phone = context.new_page()
+        new_group(phone, live_server, "Associação Recreativa de São Sebastião")
+        phone.locator(".share-link details summary").tap()
+        for element in (
+            phone.get_by_role("img", name="Código QR da ligação para o grupo"),
+            phone.get_by_role("img", name="Código QR da ligação para começar partidas no grupo"),
+            phone.get_by_role("button", name="Repor a cópia de segurança"),
+            phone.get_by_label("Ficheiro da cópia de segurança a repor"),
+        ):
+            element.scroll_into_view_if_needed()
+            box = element.bounding_box()
+            assert box and box["x"] >= 0 and box["x"] + box["width"] <= 360, box
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= 360
+    finally:
+        context.close()

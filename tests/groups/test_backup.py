@@ -12,8 +12,11 @@ import re
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.groups.test_groups import en, start_group, text  # noqa: F401  the fixture
+from tests.support.fuzzing import FUZZ_SETTINGS
 
 
 def restore(client: FlaskClient, group_id: str, data: bytes | None) -> str:
@@ -93,3 +96,36 @@ def test_only_a_phone_that_may_edit_the_group_restores(app: Flask, en: FlaskClie
     assert answer.status_code == 403
     shown = stranger.get(f"/g/{group_id}").get_data(as_text=True)
     assert "/restore" not in shown and "export.json" not in shown and "sheet.csv" in shown
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-300, 300) | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+KEYS = st.sampled_from(["rubbers", "hands", "points", "kind", "teams", "players", "revoke"])
+BACKUPS = st.one_of(
+    st.binary(max_size=64),
+    JSON.map(lambda value: json.dumps(value).encode()),
+    st.fixed_dictionaries(
+        {"rubbers": st.lists(st.dictionaries(KEYS, JSON, max_size=4), max_size=3)}
+    ).map(lambda value: json.dumps(value).encode()),
+)
+
+
+def test_no_file_makes_the_restore_fail_badly(en: FlaskClient) -> None:  # noqa: F811
+    group_id = start_group(en)
+
+    @FUZZ_SETTINGS
+    @given(data=BACKUPS)
+    def fuzz(data: bytes) -> None:
+        before = count(en, group_id)
+        page = restore(en, group_id, data)  # a redirect to a page that says what happened
+        if "Backup restored" not in page:
+            said = ("Choose the backup", "not a group's backup", "The backup was not restored")
+            assert any(sentence in page for sentence in said), page
+            assert count(en, group_id) == before
+
+    fuzz()
