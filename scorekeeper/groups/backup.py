@@ -16,7 +16,6 @@ import sqlalchemy as sa
 from flask import Flask, Response, current_app, flash, redirect, request, url_for
 from flask_babel import gettext as _
 from flask_babel import ngettext
-from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as WerkzeugResponse
 
 from scorekeeper.extensions import db
@@ -24,7 +23,7 @@ from scorekeeper.groups import bp
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import Group
 from scorekeeper.rubbers.models import Rubber
-from scorekeeper.web import downloads, wording
+from scorekeeper.web import downloads, guard, wording
 from scorekeeper.web.device import held_key
 from scorekeeper.web.i18n import select_locale
 
@@ -61,6 +60,11 @@ def use_import(app: Flask, run: Import) -> None:
     app.extensions[IMPORT] = run
 
 
+def init_app(app: Flask) -> None:
+    """Let the restore's form be as large as an import's body."""
+    guard.allow_larger_body(app, "groups.restore", FILE_LIMIT)
+
+
 def _refusal(sentence: str) -> WerkzeugResponse:
     flash(sentence, "conflict")
     return redirect(url_for(".group", group_id=request.view_args["group_id"]))  # type: ignore[index]
@@ -73,12 +77,8 @@ def restore(group_id: str) -> WerkzeugResponse:
     key = held_key(group.id, group_store.GRANTS.book)
     if not key:
         return _refusal(_("Open the group's edit link on this phone to restore a backup."))
-    request.max_content_length = FILE_LIMIT
-    try:
-        upload = request.files.get("backup")
-        data = upload.read() if upload is not None else b""
-    except RequestEntityTooLarge:
-        return _refusal(_("This file is larger than a backup can be (16 MB): split it."))
+    upload = request.files.get("backup")  # up to FILE_LIMIT (web.guard, init_app below)
+    data = upload.read() if upload is not None else b""
     if not data:
         return _refusal(_("Choose the backup file to restore."))
     try:
