@@ -8,6 +8,7 @@ from flask_babel import gettext as _
 from scorekeeper.api import analysis, bidding_games, errors, export, groups, openapi, rubbers
 from scorekeeper.api.operations import PREFIX
 from scorekeeper.extensions import csrf
+from scorekeeper.groups import backup
 
 PARTS = (rubbers.bp, groups.bp, export.bp, bidding_games.bp, analysis.bp, openapi.bp)
 
@@ -54,3 +55,4 @@ def init_app(app: Flask) -> None:
     for part in PARTS:
         csrf.exempt(part)
     app.register_blueprint(bp)
+    backup.use_import(app, groups.restore)
