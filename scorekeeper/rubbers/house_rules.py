@@ -120,6 +120,45 @@ def rules_in_words(rules: engine.RuleSet) -> str:
     return _("Rules: %(preset)s, with %(changes)s.", preset=preset, changes="; ".join(changed))
 
 
+DIRECTION_ARROWS = {
+    engine.rules.Direction.COUNTERCLOCKWISE: "↺",
+    engine.rules.Direction.CLOCKWISE: "↻",
+}
+"""The arrow beside the next hand's number on the rubber page, by the direction of play."""
+
+
+def direction_turn(rules: engine.RuleSet) -> tuple[str, str]:
+    """The direction of play as a sentence and its arrow: ("Play goes clockwise", "↻")."""
+    if rules.direction is engine.rules.Direction.COUNTERCLOCKWISE:
+        return _("Play goes counter-clockwise"), DIRECTION_ARROWS[rules.direction]
+    return _("Play goes clockwise"), DIRECTION_ARROWS[rules.direction]
+
+
+def rules_in_full(rules: engine.RuleSet) -> list[str]:
+    """Every setting of the rules in force, one line each, a house rule said to be one.
+
+    The lines are the new-rubber form's labels and options for the engine's values
+    (docs/decisions/rubber-page.md, "The rules in force, in full"); the direction of play
+    carries the arrow the page shows beside the next hand's number."""
+    form = NewRubberForm(formdata=None)
+    changed = set(rules.changed())
+    lines = []
+    for name in ("games_to_win", *form.SETTINGS):
+        if name == "games_to_win":
+            value = str(rules.games_to_win)
+        else:
+            value = _option_words(form, name, rules)
+        if name == "direction":
+            value = f"{value} {DIRECTION_ARROWS[rules.direction]}"
+        line = f"{form[name].label.text}: {value}"
+        lines.append(_("%(rule)s (house rule)", rule=line) if name in changed else line)
+    return lines
+
+
 def template_globals() -> dict[str, Any]:
-    """What the templates call: the rules in force in words."""
-    return {"rules_in_words": rules_in_words}
+    """What the templates call: the rules in force in words, in full, the direction's arrow."""
+    return {
+        "rules_in_words": rules_in_words,
+        "rules_in_full": rules_in_full,
+        "direction_turn": direction_turn,
+    }
