@@ -70,8 +70,28 @@ def new_rubber_form() -> NewRubberForm:
             form[name].data = int(value) if name == "games_to_win" else value
     elif not posted and request.args.get("preset") in engine.PRESETS:
         form.preset.data = request.args["preset"]
-    _show_preset_values(form)
+    dress(form)
     return form
+
+
+def dress(form: NewRubberForm) -> None:
+    """Make a new-rubber form say what it holds, the home page's and a group's alike.
+
+    Each house rule's "as the preset says" says the preset's value; the target shows the
+    preset's when none was typed; the first dealer's list names the players typed, each seat
+    its number when empty (static/rules.js follows the typing)."""
+    _show_preset_values(form)
+    preset = engine.PRESETS.get(str(form.preset.data), engine.PRESETS["portugal"])
+    if form.games_to_win.data is None and not form.games_to_win.raw_data:
+        form.games_to_win.data = preset.games_to_win
+    dealer = _select(form, "first_dealer")
+    seats = [str(choice.label) for choice in dealer.choices[:4]]
+    names = [(form[f"player{seat}"].data or "").strip() for seat in range(4)]
+    dealer.choices = [
+        *choices([(str(seat), names[seat] or seats[seat]) for seat in range(4)]),
+        *dealer.choices[4:],
+    ]
+    dealer.render_kw = {"data-seats": json.dumps(seats, ensure_ascii=False)}
 
 
 def _select(form: NewRubberForm, name: str) -> Any:
@@ -98,7 +118,8 @@ def _show_preset_values(form: NewRubberForm) -> None:
             *choices([(AS_PRESET, _("as the preset says: %(value)s", value=words[preset.preset]))]),
             *field.choices[1:],
         ]
-        field.render_kw = {
+        # On the choices' fieldset, not on each radio button (render_kw would be on each).
+        field.fieldset_kw = {
             "data-preset-values": json.dumps(words, ensure_ascii=False),
             "data-as-preset": _("as the preset says: %(value)s", value="{value}"),
         }
