@@ -18,16 +18,18 @@ from scorekeeper import engine
 
 LANGUAGES = {"pt_PT": "pt-PT", "pt_BR": "pt-BR", "en": "en"}
 
-REVOKE = {"pt_PT": "Renúncia de Nós", "pt_BR": "Renúncia de Nós", "en": "Revoke (renúncia) by Nós"}
-BANDEIRA = {"pt_PT": "Bandeira de Eles", "pt_BR": "Bandeira de Eles", "en": "Bandeira by Eles"}
+REVOKE = {"pt_PT": "Renunciou: Nós", "pt_BR": "Renunciou: Nós", "en": "Revoke (renúncia) by Nós"}
+BANDEIRA = {"pt_PT": "Fez bandeira: Eles", "pt_BR": "Fez bandeira: Eles", "en": "Bandeira by Eles"}
 WORD = {
-    "pt_PT": ("Renúncia de", "Bandeira de"),
-    "pt_BR": ("Renúncia de", "Bandeira de"),
+    # "Fez bandeira" would take a second line, and the panel must keep to 45 % of a 360×640
+    # phone (test_fit); under the word, the team that made it, in its colour.
+    "pt_PT": ("Renunciou", "Bandeira"),
+    "pt_BR": ("Renunciou", "Bandeira"),
     "en": ("Revoke by", "Bandeira by"),
 }
 REVOKE_NOTE = {
-    "pt_PT": "Renúncia de Nós: 2 jogos para Eles",
-    "pt_BR": "Renúncia de Nós: 2 jogos para Eles",
+    "pt_PT": "Renunciou: Nós, 2 jogos para Eles",
+    "pt_BR": "Renunciou: Nós, 2 jogos para Eles",
     "en": "Revoke (renúncia) by Nós: Eles marks 2 games",
 }
 SITTING = {
