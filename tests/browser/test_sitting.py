@@ -39,7 +39,9 @@ def test_the_count_of_the_sitting_and_the_way_to_the_next_rubber(
     expect(next_link).to_have_count(0)  # not started yet
 
     phone.get_by_role("button", name="Outra partida, mesma mesa").tap()
-    expect(phone.locator(count)).to_have_text("2.ª partida da sessão — partidas ganhas: Nós 1 – 0 Eles")
+    expect(phone.locator(count)).to_have_text(
+        "2.ª partida da sessão — partidas ganhas: Nós 1 – 0 Eles"
+    )
     second_url = phone.url
     assert second_url != created["url"]
 
@@ -74,4 +76,6 @@ def test_the_count_of_the_sitting_and_the_way_to_the_next_rubber(
     )
     expect(next_link).to_have_count(0)  # not won any more
     phone.reload()
-    expect(phone.locator(count)).to_have_text("2.ª partida da sessão — partidas ganhas: Nós 0 – 1 Eles")
+    expect(phone.locator(count)).to_have_text(
+        "2.ª partida da sessão — partidas ganhas: Nós 0 – 1 Eles"
+    )

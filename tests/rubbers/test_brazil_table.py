@@ -207,7 +207,7 @@ def test_the_house_rule_boxes_show_the_presets_values(br: FlaskClient) -> None:
     raw = br.get("/rubbers/new?preset=brasil").get_data(as_text=True)
     tie = re.search(
         r'<fieldset class="choices" data-preset-values="([^"]*)" data-as-preset="([^"]*)">\s*'
-        r'<legend>Empate 60-60</legend>',
+        r"<legend>Empate 60-60</legend>",
         raw,
     )
     assert tie and tie.group(2) == "como nas regras: {value}"
