@@ -77,9 +77,10 @@ def test_revoke_and_bandeira_name_the_team_that_did_it(client: FlaskClient, lang
     assert button(page, "revoke-0") == (REVOKE[language], f"{WORD[language][0]} Nós")
     assert button(page, "bandeira-1") == (BANDEIRA[language], f"{WORD[language][1]} Eles")
 
-    # The confirmation asked before a revoke counts (the page after the tap asks it).
-    client.post(page_url + "/hands", data={"action": "revoke-0", "team": "0"})
-    asked = client.get(page_url).get_data(as_text=True)
+    # The confirmation asked before a revoke counts: the tap's answer is the page asking it.
+    answer = client.post(page_url + "/hands", data={"action": "revoke-0", "team": "0"})
+    assert answer.status_code == 200
+    asked = answer.get_data(as_text=True)
     question = re.search(r'data-confirm><p class="note[^"]*" role="alert">([^<]*)<', asked)
     assert question, asked
     assert html.unescape(question[1]).startswith(REVOKE_NOTE[language])
