@@ -30,7 +30,7 @@ from scorekeeper.groups import bp, charts, sittings, statistics
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.forms import GroupRubberForm, NewGroupForm
 from scorekeeper.groups.models import Group
-from scorekeeper.rubbers import drawings, store
+from scorekeeper.rubbers import drawings, house_rules, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import downloads, paging, security, wording
@@ -233,6 +233,7 @@ def new_rubber(group_id: str) -> Any:
             status = 422
     seated = {player_key(getattr(form, f"player{seat}").data) for seat in range(SEATS)}
     names = group_store.known_names(group.id)
+    house_rules.dress(form)
     return render_template(
         "groups/new_rubber.html",
         group=group,
