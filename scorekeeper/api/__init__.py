@@ -17,6 +17,7 @@ from scorekeeper.api import (
 )
 from scorekeeper.api.operations import PREFIX
 from scorekeeper.extensions import csrf
+from scorekeeper.groups import backup
 
 PARTS = (
     rubbers.bp,
@@ -71,3 +72,4 @@ def init_app(app: Flask) -> None:
     for part in PARTS:
         csrf.exempt(part)
     app.register_blueprint(bp)
+    backup.use_import(app, groups.restore)

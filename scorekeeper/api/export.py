@@ -11,7 +11,6 @@ import json
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from functools import partial
-from typing import Any
 
 import sqlalchemy as sa
 from flask import Response, request
@@ -24,6 +23,7 @@ from scorekeeper.api.states import exported_rubber
 from scorekeeper.extensions import db
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import downloads
+from scorekeeper.web.downloads import cell
 from scorekeeper.web.i18n import select_locale
 
 bp = ApiBlueprint("export", __name__)
@@ -41,22 +41,8 @@ HEADER = (
     "trump",
 )
 CSV = Content("text/csv", {"type": "string"})
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-"""A text cell starting with one of these is a formula to a spreadsheet."""
 EXPORT_BATCH = 200
 EXPORT_FORMAT = "sueca-group"
-
-
-def cell(value: Any) -> str:
-    """One CSV cell: numbers as they are, text that a spreadsheet would run defused with a '."""
-    if value is None:
-        return ""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    text = str(value)
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
 
 
 def rows(rubber: Rubber) -> list[list[str]]:

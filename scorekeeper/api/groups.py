@@ -53,6 +53,7 @@ from scorekeeper.api.schemas.reading import json_body
 from scorekeeper.api.schemas.rubbers import HandInput, RubberState
 from scorekeeper.api.states import created, group_json, rubber_json, stats_json
 from scorekeeper.extensions import db
+from scorekeeper.groups import backup
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import Group as GroupRow
 from scorekeeper.groups.models import GroupImport
@@ -65,9 +66,7 @@ from scorekeeper.web.sqlite import one_writer
 
 bp = ApiBlueprint("groups", __name__)
 
-IMPORT_LIMIT = 16 * 1024 * 1024
-"""An export file may be larger than other requests: about 2,000 rubbers fit in one; a larger
-group is imported in parts (the import only adds what is missing)."""
+IMPORT_LIMIT = backup.FILE_LIMIT
 MAX_IMPORT_RUBBERS = 500
 """Rubbers in one import: ten years of a weekly table at its usual one rubber a night."""
 MAX_IMPORT_HANDS = 20_000
@@ -467,6 +466,35 @@ def _copy_json(copy: Copy) -> dict[str, Any]:
     }
 
 
+def _import(group: GroupRow, body: object, group_key: str) -> tuple[list[Copy], int]:
+    """Import the file ``body`` into the group: the rubbers created, and how many it passed.
+
+    Raise :class:`ApiError` for a file refused, having stored nothing of it (but for the
+    batches of a busy group already written, which a second import does not add again)."""
+    _check_size(body)
+    file = GroupExport.read(body)
+    items = [_scored(value, f"rubbers[{index}]") for index, value in enumerate(file.rubbers)]
+    run = Run(group, file.key, group_key)
+    if run.key is not None:
+        _claim(run, tokens.body_hash(body))
+    created, skipped = _run_batches(run, _placed(items))
+    if run.key is not None:
+        created = _made_under_key(run)
+        skipped = len(items) - len(created)
+    return created, skipped
+
+
+def restore(group: GroupRow, body: object, group_key: str) -> backup.Restored:
+    """Import a backup restored from the group's page (groups/backup.py), as the API would.
+
+    A refusal is its sentence, in the language of the page."""
+    try:
+        created, skipped = _import(group, body, group_key)
+    except ApiError as error:
+        raise backup.Refused(error.message, error.field) from None
+    return backup.Restored(len(created), skipped)
+
+
 @bp.operation("POST /groups/<group_id>/import", "importGroup")
 @bp.takes(GroupExport, security=GROUP_KEY)
 @bp.answers(200, "What was created and what was there already.", ImportResult, IMPORT_REFUSED)
@@ -480,16 +508,7 @@ def import_group(group_id: str) -> tuple[Response, int]:
         body = json_body()
     except RequestEntityTooLarge:
         raise ApiError(413, _("The request is too large.")) from None
-    _check_size(body)
-    file = GroupExport.read(body)
-    items = [_scored(value, f"rubbers[{index}]") for index, value in enumerate(file.rubbers)]
-    run = Run(group, file.key, request.headers.get(GROUP_KEY_HEADER, ""))
-    if run.key is not None:
-        _claim(run, tokens.body_hash(body))
-    created, skipped = _run_batches(run, _placed(items))
-    if run.key is not None:
-        created = _made_under_key(run)
-        skipped = len(items) - len(created)
+    created, skipped = _import(group, body, request.headers.get(GROUP_KEY_HEADER, ""))
     answer = {
         "created": len(created),
         "skipped": skipped,

@@ -12,6 +12,7 @@ bp = Blueprint("groups", __name__)
 
 def init_app(app: Flask) -> None:
     """Register the package's pages: the group, its bidding games, the TV."""
-    from scorekeeper.groups import bidding_games, display, views  # noqa: F401  their routes
+    from scorekeeper.groups import backup, bidding_games, display, views  # noqa: F401  routes
 
     app.register_blueprint(bp)
+    backup.init_app(app)

@@ -30,12 +30,13 @@ from scorekeeper.groups import bp, charts, sittings, statistics
 from scorekeeper.groups import store as group_store
 from scorekeeper.groups.forms import GroupRubberForm, NewGroupForm
 from scorekeeper.groups.models import Group
-from scorekeeper.rubbers import drawings, store
+from scorekeeper.rubbers import drawings, house_rules, store
 from scorekeeper.rubbers.access import editable_or_403, player_names, rubber_or_404
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.web import downloads, paging, security, wording
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.i18n import select_locale
+from scorekeeper.web.qr import SharedLink, qr_svg
 
 MOVABLE_SHOWN = 10
 """The device's rubbers offered for moving into a group: its latest ones in no group."""
@@ -131,9 +132,38 @@ def group(group_id: str) -> str:
         ranking=stats.ranking()[:5],
         movable=movable,
         outcome_names=wording.outcome_names,
-        share_url=url_for(".group", group_id=group.id, _external=True),
-        edit_url=url_for(".grant", group_id=group.id, key=key, _external=True) if key else None,
+        links=_shared_links(group, key),
     )
+
+
+def _shared_links(group: Group, key: str | None) -> list[SharedLink]:
+    """Return the group's links to pass on: to follow it, and to start rubbers in it for a key."""
+    share_url = url_for(".group", group_id=group.id, _external=True)
+    links = [
+        SharedLink(
+            "share",
+            share_url,
+            _("Link to the group's history and statistics (read only)"),
+            _("Whoever opens it sees the group's rubbers and statistics, and can change nothing."),
+            qr_svg(share_url, _("QR code of the link to the group")),
+        )
+    ]
+    if key:
+        edit_url = url_for(".grant", group_id=group.id, key=key, _external=True)
+        links.append(
+            SharedLink(
+                "edit",
+                edit_url,
+                _("Link that lets another phone start rubbers in this group"),
+                _(
+                    "Whoever opens it can start rubbers in the group and restore a backup into"
+                    " it: give it only to whoever keeps the score."
+                ),
+                qr_svg(edit_url, _("QR code of the link to start rubbers in the group")),
+                _("Show the code for whoever will record hands"),
+            )
+        )
+    return links
 
 
 @bp.get("/g/<group_id>/stats")
@@ -203,6 +233,7 @@ def new_rubber(group_id: str) -> Any:
             status = 422
     seated = {player_key(getattr(form, f"player{seat}").data) for seat in range(SEATS)}
     names = group_store.known_names(group.id)
+    house_rules.dress(form)
     return render_template(
         "groups/new_rubber.html",
         group=group,

@@ -12,7 +12,14 @@ bp = Blueprint("rubbers", __name__)
 
 def init_app(app: Flask) -> None:
     """Register the package's pages: the rubber, its hands and their edit form, sharing, the offline score."""
-    from scorekeeper.rubbers import edit_hand, house_rules, offline_outlook, sharing, views  # noqa: F401  their routes
+    from scorekeeper.rubbers import (  # noqa: F401  their routes
+        edit_hand,
+        house_rules,
+        offline_outlook,
+        sharing,
+        sheet,
+        views,
+    )
 
     app.context_processor(house_rules.template_globals)
     app.register_blueprint(bp)

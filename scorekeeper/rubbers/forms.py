@@ -39,8 +39,9 @@ RANDOM_DEALER = "random"
 HAND_ACTIONS = ("points", "tie", "revoke-0", "revoke-1", "spoiled", "bandeira-0", "bandeira-1")
 
 
-def _setting(label: Any, options: list[tuple[str, Any]]) -> SelectField:
-    return SelectField(
+def _setting(label: Any, options: list[tuple[str, Any]]) -> RadioField:
+    # Choices as radio buttons: their words wrap on a small phone, where a box's were cut.
+    return RadioField(
         label, choices=choices([(AS_PRESET, _l("as the preset says")), *options]), default=""
     )
 

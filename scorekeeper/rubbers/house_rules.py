@@ -70,8 +70,28 @@ def new_rubber_form() -> NewRubberForm:
             form[name].data = int(value) if name == "games_to_win" else value
     elif not posted and request.args.get("preset") in engine.PRESETS:
         form.preset.data = request.args["preset"]
-    _show_preset_values(form)
+    dress(form)
     return form
+
+
+def dress(form: NewRubberForm) -> None:
+    """Make a new-rubber form say what it holds, the home page's and a group's alike.
+
+    Each house rule's "as the preset says" says the preset's value; the target shows the
+    preset's when none was typed; the first dealer's list names the players typed, each seat
+    its number when empty (static/rules.js follows the typing)."""
+    _show_preset_values(form)
+    preset = engine.PRESETS.get(str(form.preset.data), engine.PRESETS["portugal"])
+    if form.games_to_win.data is None and not form.games_to_win.raw_data:
+        form.games_to_win.data = preset.games_to_win
+    dealer = _select(form, "first_dealer")
+    seats = [str(choice.label) for choice in dealer.choices[:4]]
+    names = [(form[f"player{seat}"].data or "").strip() for seat in range(4)]
+    dealer.choices = [
+        *choices([(str(seat), names[seat] or seats[seat]) for seat in range(4)]),
+        *dealer.choices[4:],
+    ]
+    dealer.render_kw = {"data-seats": json.dumps(seats, ensure_ascii=False)}
 
 
 def _select(form: NewRubberForm, name: str) -> Any:
@@ -98,7 +118,8 @@ def _show_preset_values(form: NewRubberForm) -> None:
             *choices([(AS_PRESET, _("as the preset says: %(value)s", value=words[preset.preset]))]),
             *field.choices[1:],
         ]
-        field.render_kw = {
+        # On the choices' fieldset, not on each radio button (render_kw would be on each).
+        field.fieldset_kw = {
             "data-preset-values": json.dumps(words, ensure_ascii=False),
             "data-as-preset": _("as the preset says: %(value)s", value="{value}"),
         }
@@ -120,6 +141,45 @@ def rules_in_words(rules: engine.RuleSet) -> str:
     return _("Rules: %(preset)s, with %(changes)s.", preset=preset, changes="; ".join(changed))
 
 
+DIRECTION_ARROWS = {
+    engine.rules.Direction.COUNTERCLOCKWISE: "↺",
+    engine.rules.Direction.CLOCKWISE: "↻",
+}
+"""The arrow beside the next hand's number on the rubber page, by the direction of play."""
+
+
+def direction_turn(rules: engine.RuleSet) -> tuple[str, str]:
+    """The direction of play as a sentence and its arrow: ("Play goes clockwise", "↻")."""
+    if rules.direction is engine.rules.Direction.COUNTERCLOCKWISE:
+        return _("Play goes counter-clockwise"), DIRECTION_ARROWS[rules.direction]
+    return _("Play goes clockwise"), DIRECTION_ARROWS[rules.direction]
+
+
+def rules_in_full(rules: engine.RuleSet) -> list[str]:
+    """Every setting of the rules in force, one line each, a house rule said to be one.
+
+    The lines are the new-rubber form's labels and options for the engine's values
+    (docs/decisions/rubber-page.md, "The rules in force, in full"); the direction of play
+    carries the arrow the page shows beside the next hand's number."""
+    form = NewRubberForm(formdata=None)
+    changed = set(rules.changed())
+    lines = []
+    for name in ("games_to_win", *form.SETTINGS):
+        if name == "games_to_win":
+            value = str(rules.games_to_win)
+        else:
+            value = _option_words(form, name, rules)
+        if name == "direction":
+            value = f"{value} {DIRECTION_ARROWS[rules.direction]}"
+        line = f"{form[name].label.text}: {value}"
+        lines.append(_("%(rule)s (house rule)", rule=line) if name in changed else line)
+    return lines
+
+
 def template_globals() -> dict[str, Any]:
-    """What the templates call: the rules in force in words."""
-    return {"rules_in_words": rules_in_words}
+    """What the templates call: the rules in force in words, in full, the direction's arrow."""
+    return {
+        "rules_in_words": rules_in_words,
+        "rules_in_full": rules_in_full,
+        "direction_turn": direction_turn,
+    }

@@ -106,10 +106,10 @@ def _quick_hands(teams: tuple[str, str]) -> list[tuple[str, str]]:
     """The one-tap hands confirmed before they count, with their buttons' names."""
     return [
         *(
-            (f"revoke-{team}", _("Revoke (renúncia): %(team)s", team=teams[team]))
+            (f"revoke-{team}", _("Revoke (renúncia) by %(team)s", team=teams[team]))
             for team in (0, 1)
         ),
-        *((f"bandeira-{team}", _("Bandeira: %(team)s", team=teams[team])) for team in (0, 1)),
+        *((f"bandeira-{team}", _("Bandeira by %(team)s", team=teams[team])) for team in (0, 1)),
     ]
 
 

@@ -9,11 +9,14 @@ of the key: a client that has it gets 304 and nothing is built (docs/decisions/l
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import threading
 import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from cachetools import LRUCache
 from flask import Flask, Response, current_app, request
@@ -28,6 +31,8 @@ GZIP_WINDOW = 31
 """zlib's window bits for a gzip stream (with its header and trailer)."""
 UNPACKED_CHUNK = 16 * 1024
 """Gzipped bytes unpacked at a time for a client that does not take gzip."""
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""A text cell starting with one of these is a formula to a spreadsheet."""
 
 
 @dataclass(frozen=True)
@@ -129,6 +134,31 @@ def _unpacked(data: bytes) -> Iterator[bytes]:
     for start in range(0, len(data), UNPACKED_CHUNK):
         yield unpacker.decompress(data[start : start + UNPACKED_CHUNK])
     yield unpacker.flush()
+
+
+def cell(value: Any) -> str:
+    """One CSV cell: numbers as they are, text that a spreadsheet would run defused with a '.
+
+    >>> cell(3), cell(None), cell(True), cell("=SUM(A1)")
+    ('3', '', 'true', "'=SUM(A1)")
+    """
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
+def csv_text(table: Iterable[Iterable[Any]]) -> str:
+    """Return a table as CSV text (a spreadsheet's line ends), every cell through :func:`cell`."""
+    out = io.StringIO()
+    csv.writer(out, lineterminator="\r\n").writerows(
+        [cell(value) for value in row] for row in table
+    )
+    return out.getvalue()
 
 
 def init_app(app: Flask) -> None:

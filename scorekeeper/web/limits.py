@@ -41,6 +41,7 @@ LIMITS: dict[str, tuple[str, str]] = {
     "groups.new_bidding_game": ("bidding", RUBBERS),
     "api.bidding.create_game": ("bidding", RUBBERS),
     "api.groups.import_group": ("imports", IMPORTS),
+    "groups.restore": ("imports", IMPORTS),
     "api.analysis.analyse": ("analyses", ANALYSES),
     "cards.start_analysis": ("analyses", ANALYSES),
     "cards.analyse": ("analyses", ANALYSES),
@@ -60,6 +61,8 @@ READS: dict[str, tuple[str, str]] = {
     "groups.tv": ("tv_codes", TV_CODES),
     "api.export.export_json": ("downloads", DOWNLOADS),
     "api.export.rubber_csv": ("downloads", DOWNLOADS),
+    "rubbers.sheet": ("downloads", DOWNLOADS),
+    "groups.sheet": ("downloads", DOWNLOADS),
     "groups.cross_png": ("downloads", DOWNLOADS),
     "groups.cross_svg": ("downloads", DOWNLOADS),
 }

@@ -22,7 +22,6 @@ SHELL = (
     "hands.js",
     "outlook.js",
     "bidding.js",
-    "wakelock.js",
     "cards.js",
     "network.js",
     "times.js",

@@ -131,7 +131,7 @@ PERMISSIONS_POLICY = (
     "microphone=(), payment=(), usb=(), screen-wake-lock=(self)"
 )
 """The browser features no page uses are off, for the pages and anything they might embed;
-the screen stays on at the table (static/wakelock.js) for this site only."""
+the screen stays on at the table (static/app.js) for this site only."""
 
 HEADERS = (
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),

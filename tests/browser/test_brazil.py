@@ -72,7 +72,7 @@ def test_the_brasil_table_shuffles_on_the_dealers_right_and_leads_on_the_left(
     assert centre("leads") == cutter
     # The direction arrow follows the hand's number (the felt square is gone:
     # docs/decisions/rubber-page.md, "At a real table").
-    expect(page.locator(".table-view h2 [aria-hidden=true]")).to_have_text("↻")
+    expect(page.locator(".table-view h2 .direction")).to_have_text("↻")
 
 
 def test_typed_cards_take_portuguese_suit_letters_and_show_symbols(
@@ -102,7 +102,7 @@ def test_a_pt_br_phone_starts_on_brasil_and_then_on_its_last_rules(
     page.goto(live_server + "/")
     expect(page.get_by_text("Regras: Brasil.")).to_be_visible()
     page.get_by_role("button", name="Nova partida: Nós contra Eles").tap()
-    expect(page.locator(".rules")).to_have_text("Regras: Brasil.")
+    expect(page.locator(".rules summary")).to_have_text("Regras: Brasil.")
     expect(page.get_by_role("link", name="Melou")).to_be_visible()
     page.get_by_role("button", name="Empate 60-60").tap()
     expect(page.locator(".hands li")).to_have_count(1)
@@ -112,14 +112,14 @@ def test_a_pt_br_phone_starts_on_brasil_and_then_on_its_last_rules(
     page.get_by_role("link", name="Dar nome aos jogadores e escolher as regras").tap()
     expect(page.get_by_label("Regras", exact=True)).to_have_value("brasil")
     page.get_by_text("Regras da casa").tap()
-    bandeira = page.get_by_label("Bandeira (4 jogos)")
-    expect(bandeira.locator("option").first).to_have_text("como nas regras: os 120 pontos")
+    bandeira = page.get_by_role("group", name="Bandeira (4 jogos)")
+    expect(bandeira.locator(".choice span").first).to_have_text("como nas regras: os 120 pontos")
     page.get_by_label("Regras", exact=True).select_option("portugal")
-    expect(bandeira.locator("option").first).to_have_text("como nas regras: as 10 vazas")
+    expect(bandeira.locator(".choice span").first).to_have_text("como nas regras: as 10 vazas")
     page.get_by_label("Regras", exact=True).select_option("brasil")
     page.get_by_label("Jogos para vencer a partida").fill("6")
     page.get_by_role("button", name="Começar a partida").tap()
-    expect(page.locator(".rules")).to_have_text(
+    expect(page.locator(".rules summary")).to_have_text(
         "Regras: Brasil, com Jogos para vencer a partida: 6."
     )
     page.goto(live_server + "/")

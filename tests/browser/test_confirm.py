@@ -43,7 +43,7 @@ def test_a_revoke_and_a_bandeira_say_their_outcome_before_they_count(
 
     # A revoke by Eles ends the rubber: said, then recorded once confirmed.
     phone.locator("button[name='action'][value='revoke-1']").tap()
-    expect(question).to_contain_text("Renúncia — Eles: 2 jogos para Nós — a partida acaba 5-0")
+    expect(question).to_contain_text("Renunciou: Eles, 2 jogos para Nós — a partida acaba 5-0")
     assert len(hands_of(live_server, rubber["id"])) == 2
     question.get_by_role("button", name="Sim, registar").tap()
     expect(score).to_have_text("5 – 0")
@@ -82,7 +82,7 @@ def test_offline_a_revoke_is_confirmed_with_the_engines_outcome(
             phone.wait_for_timeout(50)
 
     tap_and_answer(False)
-    assert asked == ["Renúncia: Eles — a partida acaba 4-0"]
+    assert asked == ["Renunciou: Eles — a partida acaba 4-0"]
     expect(phone.locator(".pending-hand")).to_have_count(0)
     tap_and_answer(True)
     expect(phone.locator(".pending-hand")).to_have_count(1)

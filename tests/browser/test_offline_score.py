@@ -153,7 +153,7 @@ def test_a_revoke_offline_strikes_the_games_it_takes_away(live_server: str, phon
 
     go_offline(phone)
     phone.once("dialog", lambda dialog: dialog.accept())  # its outcome, asked (issue 25, item 6)
-    phone.get_by_role("button", name="Renúncia: Nós", exact=True).first.tap()
+    phone.get_by_role("button", name="Renunciou: Nós", exact=True).first.tap()
     expect(phone.locator(".pending-hand")).to_have_count(1)
     expect(score).to_have_text("0 – 0")
     expect(cross.locator(".dot.team0.struck")).to_have_count(2)  # still drawn, faded

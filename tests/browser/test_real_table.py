@@ -135,14 +135,14 @@ def test_real_names_never_break_a_word_nor_the_score(
             if teams == TEAMS or width > 360:
                 assert bottom(phone, part) <= sheet_top + 1, f"{part} under the panel at {width}"
         # The quick buttons name the team without a preposition ("de Os da Casa").
-        revoke = phone.get_by_role("button", name=f"Renúncia: {teams[0]}", exact=True).first
+        revoke = phone.get_by_role("button", name=f"Renunciou: {teams[0]}", exact=True).first
         expect(revoke).to_be_visible()
         expect(revoke).to_contain_text(teams[0][:8])
 
 
 def test_the_wording_reads_as_portuguese_with_any_team_name(live_server: str, phone: Any) -> None:
     page = start(phone, live_server, TEAMS, PLAYERS)
-    phone.get_by_role("button", name="Renúncia: Os da Casa").tap()
+    phone.get_by_role("button", name="Renunciou: Os da Casa").tap()
     phone.get_by_role("button", name="Sim, registar").tap()  # its outcome said first
     expect(phone.locator(".hands li")).to_have_count(1)
     for points in ("95", "70", "61"):
@@ -154,7 +154,7 @@ def test_the_wording_reads_as_portuguese_with_any_team_name(live_server: str, ph
     texts.append(phone.locator("main").inner_text())
     joined = "\n".join(texts)
     assert "Vencedores da partida: Os da Casa" in texts[0]
-    assert "Renúncia — Os da Casa: 2 jogos para Visitantes" in joined
+    assert "Renunciou: Os da Casa, 2 jogos para Visitantes" in joined
     # "de" and "por" before a name that starts with its article: Portuguese says "dos", "pelos".
     assert not re.search(r"\b(de|por|em) Os\b", joined), joined
 

@@ -93,6 +93,8 @@ def test_the_links_go_by_share_sheet_copy_and_qr_code(
     follow_qr = follow.get_by_role("img", name="Código QR da ligação para acompanhar o resultado")
     edit_qr = edit.get_by_role("img", name="Código QR da ligação para registar mãos")
     assert read_qr(phone, follow_qr) == [rubber_url]
+    expect(edit_qr).to_be_hidden()  # folded, so a camera reads the follower's code
+    edit.get_by_text("Mostrar o código para quem vai registar").tap()
     assert read_qr(phone, edit_qr) == [edit_url]
 
     # Copy: the clipboard holds the link, and the page says so.

@@ -25,7 +25,7 @@ def test_the_count_of_the_sitting_and_the_way_to_the_next_rubber(
     count = ".sitting-count"
     for page in (phone, follower):
         expect(page.locator(count)).to_have_text(
-            "Sessão, 1.ª partida: partidas ganhas Nós 0 – 0 Eles"
+            "1.ª partida da sessão — partidas ganhas: Nós 0 – 0 Eles"
         )
 
     phone.get_by_label("Pontos", exact=True).fill("75")
@@ -33,13 +33,15 @@ def test_the_count_of_the_sitting_and_the_way_to_the_next_rubber(
     expect(phone.locator(".winner")).to_contain_text("Vencedores da partida: Nós")
     for page in (phone, follower):  # the follower within 10 s, by itself
         expect(page.locator(count)).to_have_text(
-            "Sessão, 1.ª partida: partidas ganhas Nós 1 – 0 Eles", timeout=10_000
+            "1.ª partida da sessão — partidas ganhas: Nós 1 – 0 Eles", timeout=10_000
         )
     next_link = follower.get_by_role("link", name="Próxima partida nesta mesa →")
     expect(next_link).to_have_count(0)  # not started yet
 
     phone.get_by_role("button", name="Outra partida, mesma mesa").tap()
-    expect(phone.locator(count)).to_have_text("Sessão, 2.ª partida: partidas ganhas Nós 1 – 0 Eles")
+    expect(phone.locator(count)).to_have_text(
+        "2.ª partida da sessão — partidas ganhas: Nós 1 – 0 Eles"
+    )
     second_url = phone.url
     assert second_url != created["url"]
 
@@ -49,7 +51,7 @@ def test_the_count_of_the_sitting_and_the_way_to_the_next_rubber(
     next_link.tap()
     expect(follower).to_have_url(second_url)
     expect(follower.locator(count)).to_have_text(
-        "Sessão, 2.ª partida: partidas ganhas Nós 1 – 0 Eles"
+        "2.ª partida da sessão — partidas ganhas: Nós 1 – 0 Eles"
     )
     expect(follower.locator("form")).to_have_count(0)  # still a follower
 
@@ -58,7 +60,7 @@ def test_the_count_of_the_sitting_and_the_way_to_the_next_rubber(
         live_server, {"id": second_url.rsplit("/", 1)[-1], "edit_key": key}, {"points": [30, 90]}
     )
     expect(follower.locator(count)).to_have_text(
-        "Sessão, 2.ª partida: partidas ganhas Nós 1 – 1 Eles", timeout=10_000
+        "2.ª partida da sessão — partidas ganhas: Nós 1 – 1 Eles", timeout=10_000
     )
     # The first rubber's hand undone after the second started: the count follows on both.
     follower.goto(created["url"])
@@ -70,8 +72,10 @@ def test_the_count_of_the_sitting_and_the_way_to_the_next_rubber(
     assert undone.status_code == 200
     expect(follower.locator(".scoreline .games")).to_have_text("0 – 0", timeout=10_000)
     expect(follower.locator(count)).to_have_text(
-        "Sessão, 1.ª partida: partidas ganhas Nós 0 – 0 Eles"
+        "1.ª partida da sessão — partidas ganhas: Nós 0 – 0 Eles"
     )
     expect(next_link).to_have_count(0)  # not won any more
     phone.reload()
-    expect(phone.locator(count)).to_have_text("Sessão, 2.ª partida: partidas ganhas Nós 0 – 1 Eles")
+    expect(phone.locator(count)).to_have_text(
+        "2.ª partida da sessão — partidas ganhas: Nós 0 – 1 Eles"
+    )

@@ -50,7 +50,7 @@ def test_a_revoke_refused_as_stale_says_what_it_would_have_given(
     second_phone.get_by_role("button", name="Sim, registar").tap()
     unsent = second_phone.locator("[data-unsent]")
     expect(unsent).to_contain_text(
-        "A sua mão não foi registada: Renúncia — Eles: 2 jogos para Nós — a partida acaba 4-0."
+        "A sua mão não foi registada: Renunciou: Eles, 2 jogos para Nós — a partida acaba 4-0."
     )
     second_phone.get_by_role("button", name="Registar como a mão 2").tap()
     expect(second_phone.locator(".scoreline .games")).to_have_text("4 – 0")

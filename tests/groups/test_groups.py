@@ -70,7 +70,7 @@ def test_a_group_is_made_from_its_page(app: Flask, en: FlaskClient) -> None:
 def test_the_edit_link_lets_another_phone_start_rubbers(app: Flask, en: FlaskClient) -> None:
     group_id = start_group(en)
     page = en.get(f"/g/{group_id}").get_data(as_text=True)
-    link = re.search(r'id="edit-url" readonly value="([^"]+)"', page)
+    link = re.search(r'id="edit-url" href="([^"]+)"', page)
     assert link
     phone = app.test_client()
     assert phone.get(link.group(1).replace("wrongkey", "")[:-3] + "abc").status_code == 404
@@ -126,7 +126,7 @@ def test_a_rubber_moves_in_only_with_both_edit_links(app: Flask, en: FlaskClient
     stranger = app.test_client()
     assert stranger.post(f"/g/{group_id}/rubbers/{rubber_id}/move").status_code == 403
     # A phone with the group's link but not the rubber's may not take it.
-    link = re.search(r'id="edit-url" readonly value="([^"]+)"', page)
+    link = re.search(r'id="edit-url" href="([^"]+)"', page)
     assert link and stranger.get(link.group(1)).status_code == 302
     assert stranger.post(f"/g/{group_id}/rubbers/{rubber_id}/move").status_code == 403
     moved = en.post(f"/g/{group_id}/rubbers/{rubber_id}/move")

@@ -183,7 +183,7 @@ def test_a_phone_that_has_played_starts_on_its_last_rubbers_rules(br: FlaskClien
     new = br.get("/rubbers/new").get_data(as_text=True)
     assert '<option selected value="online">' in new
     assert re.search(r'name="games_to_win"[^>]*value="6"', new)
-    assert re.search(r'<select [^>]*name="tie">.*?<option selected value="double">', new, re.S)
+    assert '<input checked id="tie-3" name="tie" type="radio" value="double">' in new
 
 
 # Item 2: the rules in force, in words ---------------------------------------------------------
@@ -202,16 +202,16 @@ def test_the_rubber_page_names_its_preset_and_every_setting_changed(br: FlaskCli
 
 def test_the_house_rule_boxes_show_the_presets_values(br: FlaskClient) -> None:
     html = html_lib.unescape(br.get("/rubbers/new?preset=brasil").get_data(as_text=True))
-    bandeira = re.search(r'<select [^>]*name="bandeira">(.*?)</select>', html, re.S)
-    assert bandeira and bandeira.group(1).startswith(
-        '<option selected value="">como nas regras: os 120 pontos</option>'
-    )
+    bandeira = re.search(r'<input checked id="bandeira-0" [^>]*value=""> <span>([^<]*)<', html)
+    assert bandeira and bandeira.group(1) == "como nas regras: os 120 pontos"
     raw = br.get("/rubbers/new?preset=brasil").get_data(as_text=True)
     tie = re.search(
-        r'<select data-as-preset="([^"]*)" data-preset-values="([^"]*)"[^>]*name="tie"', raw
+        r'<fieldset class="choices" data-preset-values="([^"]*)" data-as-preset="([^"]*)">\s*'
+        r"<legend>Empate 60-60</legend>",
+        raw,
     )
-    assert tie and tie.group(1) == "como nas regras: {value}"
-    values = html_lib.unescape(tie.group(2))
+    assert tie and tie.group(2) == "como nas regras: {value}"
+    values = html_lib.unescape(tie.group(1))
     assert '"portugal": "a próxima mão vale mais um jogo"' in values
     assert '"online": "nada acontece"' in values
 

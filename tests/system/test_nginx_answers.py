@@ -100,6 +100,18 @@ def test_a_body_over_256_kib_is_413_from_nginx_every_time(
             headers=keyed,
             timeout=30,
         )
+        # And the backup restored from the group's page, by the phone that opened its edit link.
+        phone.get(group["edit_url"], timeout=10)
+        shown = phone.get(f"{stack.url}/g/{group['id']}", timeout=10).text
+        token = re.search(r'name="csrf_token" value="([^"]+)"', shown)
+        assert token, shown[:300]
+        restored = phone.post(
+            f"{stack.url}/g/{group['id']}/restore",
+            data={"csrf_token": token.group(1)},
+            files={"backup": ("backup.json", _padded(exported, 2 * 1024 * 1024))},
+            headers={"Referer": f"{stack.url}/g/{group['id']}"},
+            timeout=30,
+        )
 
     with capsys.disabled():
         print(
@@ -123,6 +135,8 @@ def test_a_body_over_256_kib_is_413_from_nginx_every_time(
     assert imported.status_code == 200, imported.text[:300]
     assert too_big_import.status_code == 413
     assert too_big_import.json()["code"] == "http_413"
+    assert restored.status_code == 200, restored.text[:300]  # after its redirect
+    assert "Cópia de segurança reposta" in restored.text, restored.text[:2000]
     for server in stack.servers:
         server.stop()  # flushes gunicorn's log
     served = "".join(server.log.read_text() for server in stack.servers)

@@ -131,14 +131,13 @@ def test_the_static_scripts_are_few_small_and_deferred(client: FlaskClient) -> N
     scripts = re.findall(r"<script[^>]*>", html)
     assert scripts == [
         '<script defer src="/static/app.js" data-sw="/sw.js">',
-        '<script defer src="/static/wakelock.js">',
         '<script defer src="/static/hands.js">',
     ]
     assert re.search(r"<script[^>]*>\s*[^<\s]", html) is None, "no inline script"
     assert " style=" not in html and "<style" not in html
     # Small as a phone gets them: minified (web/delivery.py), before gzip. The sources keep
     # their comments, which the phone never downloads.
-    for name in ("app.js", "hands.js", "wakelock.js", "sw.js"):
+    for name in ("app.js", "hands.js", "sw.js"):
         served = client.get(f"/static/{name}", headers={"Accept-Encoding": "identity"})
         assert served.status_code == 200, name
         assert len(served.get_data()) < 11 * 1024, name
