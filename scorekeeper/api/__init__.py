@@ -13,6 +13,7 @@ from scorekeeper.api import (
     groups,
     openapi,
     rubbers,
+    tournament_export,
     tournaments,
 )
 from scorekeeper.api.operations import PREFIX
@@ -71,3 +72,4 @@ def init_app(app: Flask) -> None:
     for part in PARTS:
         csrf.exempt(part)
     app.register_blueprint(bp)
+    app.register_blueprint(tournament_export.bp)

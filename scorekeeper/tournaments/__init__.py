@@ -12,7 +12,7 @@ bp = Blueprint("tournaments", __name__)
 
 
 def init_app(app: Flask) -> None:
-    """Register the package's pages: the tournament, its edit link."""
-    from scorekeeper.tournaments import views  # noqa: F401  their routes
+    """Register the package's pages: the tournament, its edit link, its TV, paper and files."""
+    from scorekeeper.tournaments import display, paper, views  # noqa: F401  their routes
 
     app.register_blueprint(bp)

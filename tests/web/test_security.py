@@ -318,7 +318,21 @@ def url_values(app: Flask, table: Table, key: str) -> dict[str, Callable[[], Any
         "analysis_id": lambda: "0" * 64,
         # A group's TV code (/tv/<code>): the table's group's, read from the database.
         "code": lambda: _tv_code(app, table.group()[0]),
+        # A tournament of three pairs, made through the API.
+        "tournament_id": lambda: _tournament(app),
+        "round_number": lambda: 1,
+        "table": lambda: 1,
+        "pair": lambda: 1,
     }
+
+
+def _tournament(app: Flask) -> str:
+    body = {"name": "Torneio", "format": "knockout", "pairs": [
+        {"players": [f"Ana {n}", f"Bruno {n}"]} for n in range(1, 4)
+    ]}  # fmt: skip
+    created = app.test_client().post("/api/v1/tournaments", json=body)
+    assert created.status_code == 201, created.get_json()
+    return str(created.get_json()["id"])
 
 
 def _tv_code(app: Flask, group_id: str) -> str:
