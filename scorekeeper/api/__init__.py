@@ -13,6 +13,7 @@ from scorekeeper.api import (
     groups,
     openapi,
     rubbers,
+    tournament_export,
     tournaments,
 )
 from scorekeeper.api.operations import PREFIX
@@ -73,3 +74,4 @@ def init_app(app: Flask) -> None:
         csrf.exempt(part)
     app.register_blueprint(bp)
     backup.use_import(app, groups.restore)
+    app.register_blueprint(tournament_export.bp)

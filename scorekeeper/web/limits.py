@@ -65,6 +65,8 @@ READS: dict[str, tuple[str, str]] = {
     "groups.sheet": ("downloads", DOWNLOADS),
     "groups.cross_png": ("downloads", DOWNLOADS),
     "groups.cross_svg": ("downloads", DOWNLOADS),
+    "tournament_export.export_json": ("downloads", DOWNLOADS),
+    "tournament_export.standings_csv": ("downloads", DOWNLOADS),
 }
 """The GETs limited, as LIMITS names the POSTs."""
 
