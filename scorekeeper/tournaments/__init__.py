@@ -12,8 +12,9 @@ bp = Blueprint("tournaments", __name__)
 
 
 def init_app(app: Flask) -> None:
-    """Register the package's pages (the tournament, its edit link, its TV, paper and files),
-    and what a match's rubber page says of its tournament."""
+    """Register the package's pages and what a match's rubber page says of its tournament.
+
+    The pages: the tournament, its edit link, its TV, paper and files."""
     from scorekeeper.tournaments import display, paper, store, views  # noqa: F401  their routes
 
     app.register_blueprint(bp)
