@@ -11,15 +11,12 @@ and files")."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from typing import Any
 
 from flask import Blueprint, Response
 from flask_babel import gettext as _
 
-from scorekeeper.api.export import cell
 from scorekeeper.api.states import exported_rubber
 from scorekeeper.tournaments import facts, shown, store
 from scorekeeper.web import downloads
@@ -51,10 +48,10 @@ def export_json(tournament_id: str) -> Response:
     )
 
 
-def standings_rows(standing: store.Standing) -> list[list[str]]:
+def standings_rows(standing: store.Standing) -> list[list[Any]]:
     """The header, then a line per pair: in a tournament in groups, each group's, A's first."""
     grouped = bool(standing.fold.groups)
-    header = [
+    header: list[Any] = [
         _("Rank"),
         *([_("Group")] if grouped else []),
         _("Pair"),
@@ -71,25 +68,19 @@ def standings_rows(standing: store.Standing) -> list[list[str]]:
         pair = standing.pair(row.pair)
         lines.append(
             [
-                str(row.rank),
-                *([cell(row.group)] if grouped else []),
-                cell(pair.label),
-                cell(f"{pair.player0} & {pair.player1}"),
-                str(row.played),
-                str(row.won),
-                str(row.lost),
-                str(row.games_won),
-                str(row.games_lost),
-                "" if row.buchholz is None else str(row.buchholz),
+                row.rank,
+                *([row.group] if grouped else []),
+                pair.label,
+                f"{pair.player0} & {pair.player1}",
+                row.played,
+                row.won,
+                row.lost,
+                row.games_won,
+                row.games_lost,
+                row.buchholz,
             ]
         )
     return lines
-
-
-def _csv(lines: list[list[str]]) -> bytes:
-    out = io.StringIO()
-    csv.writer(out, lineterminator="\r\n").writerows(lines)
-    return out.getvalue().encode()
 
 
 @bp.get("/t/<tournament_id>/standings.csv")
@@ -98,7 +89,7 @@ def standings_csv(tournament_id: str) -> Response:
     standing = shown.read(tournament_id)
     return downloads.send(
         ("tournament standings.csv", shown.facts(standing)),
-        lambda: [_csv(standings_rows(standing))],
+        lambda: [downloads.csv_text(standings_rows(standing)).encode()],
         mimetype="text/csv",
         filename=f"sueca-{standing.tournament.id}-standings.csv",
         text=True,
