@@ -1,7 +1,8 @@
-// The pages that show times (the home page, the history, a group's page): each <time> in the
+// The pages that show times (home, the history, a group's, an edited hand's): each <time> in the
 // phone's own zone (docs/decisions/languages.md, "Times"). The server writes them in the zone of
 // the tz cookie, else the language's country's; the phone says its own once, and writes the
-// page's times in it at once. Apart from app.js: the rubber page shows none.
+// page's times in it at once; a <time data-clock> (an edited hand's) as its hour alone. Apart
+// from app.js: the rubber page writes its one kind of time from the server only.
 (function () {
   "use strict";
 
@@ -20,7 +21,8 @@
       }
       var part = {};
       format.formatToParts(when).forEach(function (each) { part[each.type] = each.value; });
-      element.textContent = english ?
+      element.textContent = element.hasAttribute("data-clock") ? part.hour + ":" + part.minute :
+        english ?
         part.day + " " + part.month + " " + part.year + ", " + part.hour + ":" + part.minute :
         part.day + "/" + part.month + "/" + part.year + " " + part.hour + ":" + part.minute;
     });

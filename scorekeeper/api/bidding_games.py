@@ -40,7 +40,7 @@ from scorekeeper.api.schemas.bidding_games import (
     BiddingWrite,
 )
 from scorekeeper.api.schemas.reading import json_body
-from scorekeeper.api.states import created
+from scorekeeper.api.states import created, moment_json
 from scorekeeper.api.writes import Answering
 from scorekeeper.bidding import phrases, store
 from scorekeeper.bidding.models import BiddingGame, BiddingHand
@@ -109,6 +109,7 @@ def _hand_json(result: rules.BidResult, row: BiddingHand | None) -> dict[str, An
         "scores_after": list(result.scores),
         "trump": row.trump if row is not None else None,
         "called": row.called if row is not None else None,
+        "edited_at": moment_json(row.edited_at if row is not None else None),
     }
 
 

@@ -4,6 +4,7 @@ Their shapes are the answer models of ``schemas/`` (the document), which the tes
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from flask import Response, jsonify, url_for
@@ -39,7 +40,17 @@ def _hand_json(
     }
     if row is not None and row.tricks is not None:
         data["tricks"] = row.tricks
+    data["edited_at"] = moment_json(row.edited_at if row is not None else None)
     return data
+
+
+def moment_json(when: datetime | None) -> str | None:
+    """A stored time (UTC) as the API writes it, to the second; None as null.
+
+    >>> moment_json(datetime(2026, 12, 2, 1, 49, 7, 250)), moment_json(None)
+    ('2026-12-02T01:49:07Z', None)
+    """
+    return None if when is None else when.isoformat(timespec="seconds") + "Z"
 
 
 def rubber_json(rubber: Rubber, state: engine.RubberState) -> dict[str, Any]:

@@ -75,6 +75,8 @@ class BiddingHand(Model):
     trump: Mapped[str | None] = mapped_column(String(1))
     called: Mapped[str | None] = mapped_column(String(3))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    edited_at: Mapped[datetime | None]
+    """When the hand was last replaced with other values; None as recorded (as a rubber's)."""
 
     game: Mapped[BiddingGame] = relationship(back_populates="hands")
 

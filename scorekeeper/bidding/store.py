@@ -131,7 +131,10 @@ def replace_hand(
             state = rules.replay(game.table(), inputs)
         except rules.GameFinishedError as error:
             raise Conflict("ends_early") from error
-        game.hands[number - 1].set_input(hand, trump, called)
+        row = game.hands[number - 1]
+        if row.to_engine() != hand or (row.trump, row.called) != (trump, called):
+            row.edited_at = utcnow()  # the same hand saved again is no edit
+        row.set_input(hand, trump, called)
         return state
 
     return change

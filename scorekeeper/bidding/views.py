@@ -145,6 +145,7 @@ def _render(game: BiddingGame, form: HandForm, can_edit: bool, edit_key: str | N
         state=state,
         names=names,
         summaries={result.number: phrases.hand_summary(result, names) for result in state.hands},
+        edited={row.number: row.edited_at for row in game.hands if row.edited_at is not None},
         signed=phrases.signed,
         tie_note=phrases.tie_note(state, names),
         form=form if can_edit else None,

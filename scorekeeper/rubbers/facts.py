@@ -15,7 +15,7 @@ from flask_wtf.csrf import generate_csrf
 
 from scorekeeper.extensions import db
 from scorekeeper.web.device import opened
-from scorekeeper.web.i18n import select_locale
+from scorekeeper.web.i18n import reader_zone, select_locale
 
 PAGE_QUERY = (
     "SELECT rubbers.version, rubbers.updated_at, device_rubbers.device, next_rubber.id,"
@@ -84,6 +84,7 @@ def answer_key(rubber_id: str, facts: Facts) -> tuple[tuple[Any, ...], str | Non
         rubber_id,
         facts.version,
         locale,
+        reader_zone(locale),  # an edited hand's time is written in the reader's zone
         can_edit,
         edit_key,
         token,

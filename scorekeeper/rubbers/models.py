@@ -95,6 +95,15 @@ class Rubber(Model):
             inputs = [hand.to_engine() for hand in self.hands]
         return engine.replay(self.rule_set(), inputs, self.first_dealer)
 
+    def edited_times(self) -> dict[int, datetime]:
+        """Return when each hand changed since it was recorded was last changed, by number."""
+        rows = db.session.execute(
+            select(Hand.number, Hand.edited_at).where(
+                Hand.rubber_id == self.id, Hand.edited_at.is_not(None)
+            )
+        )
+        return {number: edited_at for number, edited_at in rows if edited_at is not None}
+
 
 class Hand(Model):
     """One hand as it was recorded: the input of the fold, never its result."""
@@ -117,6 +126,9 @@ class Hand(Model):
     """The team whose card points were typed in the hand form (0 or 1), which its edit form
     opens on; None for a hand given otherwise (both teams' points, the cards, a revoke) or
     stored before it was kept (migration 3c1d5e7a9b20): it opens from its winner's side."""
+    edited_at: Mapped[datetime | None]
+    """When the hand was last replaced with other values (its edit page, the API's PUT); None
+    for a hand as it was recorded. An undo is no edit (docs/decisions/rubber-page.md)."""
 
     rubber: Mapped[Rubber] = relationship(back_populates="hands")
 

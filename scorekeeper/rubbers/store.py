@@ -232,7 +232,10 @@ def replace_hand(
         later = zip(rubber.hands[number:], before.hands[number:], state.hands[number:], strict=True)
         if any(row.tricks and old.leader != new.leader for row, old, new in later):
             raise Conflict("cards_shift")
-        rubber.hands[number - 1].set_input(hand, trump, tricks, typed_team)
+        row = rubber.hands[number - 1]
+        if row.to_engine() != hand or (row.trump, row.tricks) != (trump, tricks):
+            row.edited_at = utcnow()  # the same hand saved again is no edit
+        row.set_input(hand, trump, tricks, typed_team)
         return state
 
     return change

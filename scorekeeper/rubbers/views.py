@@ -31,6 +31,7 @@ from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import page_cache, security, wording
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.forms import choices
+from scorekeeper.web.i18n import reader_zone
 from scorekeeper.web.undo import undo_last_hand
 
 
@@ -142,6 +143,7 @@ def _answer(
         rubber_id,
         found.version,
         locale,
+        reader_zone(locale),  # an edited hand's time is written in the reader's zone
         can_edit,
         edit_key is not None,
         request.scheme,
@@ -217,6 +219,7 @@ def _render(  # noqa: PLR0913  the kept page's parts, and a refused hand offered
         tallies=tuple(drawings.tally(games) for games in state.games),
         seats=drawings.table(state),
         summaries={r.number: wording.hand_note(r, rubber.teams) for r in state.hands},
+        edited=rubber.edited_times(),
         outcome=wording.outcome_names(state.names),
         form=form if can_edit else None,
         can_edit=can_edit,

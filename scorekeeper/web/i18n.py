@@ -54,10 +54,17 @@ def known_zone(name: str) -> bool:
 
 def select_timezone() -> str:
     """The phone's own zone (its cookie), else its language's country's."""
+    return reader_zone(str(get_locale() or DEFAULT_LOCALE))
+
+
+def reader_zone(locale: str) -> str:
+    """The zone :func:`select_timezone` chooses for a reader of ``locale``, its name only.
+
+    For a key of kept pages, without making a Babel locale of the language."""
     given = request.cookies.get(TIME_ZONE_COOKIE, "")
     if known_zone(given):
         return given
-    return LOCALE_ZONES.get(str(get_locale() or DEFAULT_LOCALE), LOCALE_ZONES[DEFAULT_LOCALE])
+    return LOCALE_ZONES.get(locale, LOCALE_ZONES[DEFAULT_LOCALE])
 
 
 def html_lang(locale: str) -> str:
@@ -80,6 +87,11 @@ def moment(when: datetime) -> str:
     return str(format_datetime(when, MOMENT_PATTERNS.get(locale, MOMENT_PATTERNS["pt_PT"])))
 
 
+def clock(when: datetime) -> str:
+    """A stored time (UTC) as the hour and minute in the reader's time zone: 01:49."""
+    return str(format_datetime(when, "HH:mm"))
+
+
 def _template_context() -> dict[str, Any]:
     locale = str(get_locale() or DEFAULT_LOCALE)
     return {"locale": locale, "html_lang": html_lang(locale), "locales": LOCALES, "moment": moment}
@@ -88,3 +100,4 @@ def _template_context() -> dict[str, Any]:
 def init_app(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale, timezone_selector=select_timezone)
     app.context_processor(_template_context)
+    app.add_template_global(clock)  # a global: the macros of _hands.html see it

@@ -92,7 +92,10 @@ def test_replay_the_tricks_by_tapping_cards_then_confirm(live_server: str, phone
             expect(results.nth(number - 1)).to_contain_text(f"{WINNERS[number - 1]} leva a vaza")
         if number == 1:
             expect(results.first).to_have_text("Lugar 2 leva a vaza (24 pontos) e sai na vaza 2.")
-            expect(phone.locator("[data-to-play]")).to_have_text("Vaza 2: sai Lugar 2.")
+            # The new trick says how the last one ended, above the grid (item 14).
+            expect(phone.locator("[data-to-play]")).to_have_text(
+                "Lugar 2 leva a vaza (24 pontos) e sai na vaza 2."
+            )
 
     # A wrong card is put right before anything is stored: tap it in its trick, then the card.
     phone.locator('button[name="pick"][value="1.4"]').tap()
@@ -224,3 +227,27 @@ def test_the_card_grid_stays_in_place_as_tricks_are_entered(
         expect(page.locator(".trick-result")).to_have_count(number)
         tops.append((page.evaluate(deck_top), page.evaluate(scroll)))
     assert len(set(tops)) == 1, tops  # neither the grid nor the page moved
+
+
+def test_the_replay_fits_a_small_phone_with_the_last_tricks_result(
+    live_server: str, sized_phone: Any
+) -> None:
+    """Issue 25, item 14: at 360×640 the deck ended at 669 px, the last trick's result below it.
+
+    After each trick, the whole deck and the result of the trick just finished are on the first
+    screen as the page is left after the tap, without a scroll, on both phones."""
+    page = sized_phone
+    start_replay(page, live_server)
+    height = page.viewport_size["height"]
+    box = """(selector) => {
+      const rect = document.querySelector(selector).getBoundingClientRect();
+      return {top: rect.top, bottom: rect.bottom};
+    }"""
+    for number, trick in enumerate(FULL_RECORD[:3], start=1):
+        play(page, trick)
+        expect(page.locator(".trick-result")).to_have_count(number)
+        result = page.locator("[data-last-trick]")
+        expect(result).to_contain_text(f"{WINNERS[number - 1]} leva a vaza")
+        deck, last = page.evaluate(box, ".deck"), page.evaluate(box, "[data-last-trick]")
+        assert 0 <= deck["top"] and deck["bottom"] <= height, f"the deck: {deck} of {height} px"
+        assert 0 <= last["top"] and last["bottom"] <= height, (number, last)

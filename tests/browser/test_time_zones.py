@@ -47,3 +47,21 @@ def test_the_history_is_in_the_phones_own_zone(live_server: str, far_phone: Any)
     # The next page comes from the server in the phone's zone, script or not.
     served = far_phone.request.get(f"{live_server}/history").text()
     assert _shown_in(ZONE, stamp) in served
+
+
+def test_an_edited_hands_hour_is_in_the_phones_own_zone(live_server: str, far_phone: Any) -> None:
+    """Issue 25, item 18: the hand's page says "alterada às" in the phone's zone at once."""
+    made = requests.post(f"{live_server}/api/v1/rubbers", json={}, timeout=10).json()
+    hands, key = (
+        f"{live_server}/api/v1/rubbers/{made['id']}/hands",
+        {"X-Edit-Key": made["edit_key"]},
+    )
+    requests.post(hands, json={"points": [75, 45]}, headers=key, timeout=10)
+    replaced = requests.put(f"{hands}/1", json={"points": [80, 40]}, headers=key, timeout=10)
+    stamp = replaced.json()["hands"][0]["edited_at"]
+    hour = _shown_in(ZONE, stamp)[-5:]
+    assert hour != _shown_in("America/Sao_Paulo", stamp)[-5:]
+    far_phone.goto(f"{made['url']}/hands/1")  # the first page this phone opens: no cookie yet
+    mark = far_phone.locator(".edited")
+    assert mark.inner_text() == f"alterada às {hour}"
+    assert mark.locator("time").get_attribute("datetime") == stamp

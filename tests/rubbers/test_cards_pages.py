@@ -232,7 +232,8 @@ def test_a_full_hand_trick_by_trick_then_confirmed_and_stored(app: Flask, en: Fl
         points = TRICK_POINTS[number - 1]
         if number < 10:
             assert sentence == f"{who} wins, {points} points, and leads trick {number + 1}."
-            assert f"{who} leads trick {number + 1}." in html  # the next trick's status
+            # The next trick's status says it again, above the grid (issue 25, item 14).
+            assert f'data-last-trick="{number}">{sentence}</p>' in html
         else:
             assert sentence == f"{who} wins, {points} points."
         # Cards already played are greyed out and cannot be tapped again.

@@ -191,6 +191,7 @@ class BiddingHand(BaseModel):
     scores_after: Scores = f.OMITTED
     trump: f.TrumpLetter | None = f.OMITTED
     called: str | None = f.OMITTED
+    edited_at: f.EditedAt = None
 
 
 class BiddingState(BaseModel):

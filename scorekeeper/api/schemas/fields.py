@@ -346,6 +346,10 @@ else:
         str, AfterValidator(_moment), Field(json_schema_extra={"format": "date-time"}), Says(moment)
     ]
 Origin = Annotated[str, Field(pattern=TOKEN), Says(origin)]
+EditedAt = Annotated[
+    Annotated[str, Field(json_schema_extra={"format": "date-time"})] | None,
+    Field(description="When the hand was last changed, in UTC; null for a hand as recorded."),
+]
 HandNumber = Annotated[int, Field(ge=1)]
 
 PATH_PARAMETERS: dict[str, Any] = {

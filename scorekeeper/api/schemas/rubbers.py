@@ -237,6 +237,7 @@ class Hand(BaseModel):
     reasons: list[str]
     summary: str
     tricks: list[list[str]] = Field(f.OMITTED, description="Only on a hand recorded by its cards.")
+    edited_at: f.EditedAt = None
 
 
 class MatchPlace(BaseModel):
