@@ -4,7 +4,7 @@ A tournament, its pairs, the organizer's phones, and which rubbers are its match
 docs/decisions/tournaments.md); a rubber names its tournament, if any.
 
 Revision ID: a9b8c7d6e5f4
-Revises: f1a2b3c4d5e6
+Revises: b8d2e4f6a1c3
 Create Date: 2026-12-02 22:40:00.000000
 
 """
@@ -14,7 +14,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = 'a9b8c7d6e5f4'
-down_revision = 'f1a2b3c4d5e6'
+down_revision = 'b8d2e4f6a1c3'
 branch_labels = None
 depends_on = None
 
