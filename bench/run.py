@@ -635,6 +635,12 @@ def scale_figures() -> list[Figure]:
     return list(scale.measure())
 
 
+def tournament_figures() -> list[Figure]:
+    """Issue 26's figures (bench/tournaments.py): a Swiss draw, a tournament page, a poll."""
+    tournaments = importlib.import_module("bench.tournaments")
+    return list(tournaments.measure())
+
+
 def machine() -> str:
     cpu = platform.processor() or platform.machine()
     with contextlib.suppress(OSError):
@@ -724,6 +730,13 @@ def main() -> int:
         )
         figures += _guarded(
             "analysis: a full deal's value, median", 0.5, "<=", "s", _analysis_figures
+        )
+        figures += _guarded(
+            "a 128-pair Swiss round drawn (after 6 rounds), worst of 10",
+            0.5,
+            "<=",
+            "s",
+            tournament_figures,
         )
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     where = machine()

@@ -22,7 +22,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     )
     configure(app, test_config)
 
-    from scorekeeper import api, bidding, cards, groups, home, rubbers, web
+    from scorekeeper import api, bidding, cards, groups, home, rubbers, tournaments, web
     from scorekeeper.background import queue as analysis_queue
     from scorekeeper.extensions import csrf, db, migrate
     from scorekeeper.web import limits
@@ -37,6 +37,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     cards.init_app(app)
     bidding.init_app(app)
     groups.init_app(app)
+    tournaments.init_app(app)
     api.init_app(app)
     limits.init_app(app)
     return app

@@ -5,12 +5,30 @@ from __future__ import annotations
 from flask import Blueprint, Flask, Response, jsonify, request
 from flask_babel import gettext as _
 
-from scorekeeper.api import analysis, bidding_games, errors, export, groups, openapi, rubbers
+from scorekeeper.api import (
+    analysis,
+    bidding_games,
+    errors,
+    export,
+    groups,
+    openapi,
+    rubbers,
+    tournament_export,
+    tournaments,
+)
 from scorekeeper.api.operations import PREFIX
 from scorekeeper.extensions import csrf
 from scorekeeper.groups import backup
 
-PARTS = (rubbers.bp, groups.bp, export.bp, bidding_games.bp, analysis.bp, openapi.bp)
+PARTS = (
+    rubbers.bp,
+    groups.bp,
+    export.bp,
+    bidding_games.bp,
+    analysis.bp,
+    tournaments.bp,
+    openapi.bp,
+)
 
 bp = Blueprint("api", __name__, url_prefix=PREFIX)
 for _part in PARTS:
@@ -56,3 +74,4 @@ def init_app(app: Flask) -> None:
         csrf.exempt(part)
     app.register_blueprint(bp)
     backup.use_import(app, groups.restore)
+    app.register_blueprint(tournament_export.bp)

@@ -16,6 +16,7 @@ from scorekeeper.groups import store as group_store
 from scorekeeper.groups.models import Group
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import Rubber
+from scorekeeper.tournaments import store as tournament_store
 
 
 def no_rubber(field: str | None = None) -> ApiError:
@@ -41,9 +42,17 @@ def editable(rubber_id: str) -> Rubber:
             None,
             "edit_key_missing",
         )
-    if not store.key_matches(found, key):
+    if not (store.key_matches(found, key) or _tournament_key(found, key)):
         raise ApiError(403, _("This is not the rubber's edit key."), None, "edit_key_wrong")
     return found
+
+
+def _tournament_key(found: Rubber, key: str) -> bool:
+    """Whether ``key`` is the key of the tournament whose match the rubber is (API.md)."""
+    if found.tournament_id is None:
+        return False
+    tournament = tournament_store.GRANTS.get(found.tournament_id)
+    return tournament is not None and tournament_store.key_matches(tournament, key)
 
 
 def group(group_id: str, field: str | None = None) -> Group:

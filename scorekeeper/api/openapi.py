@@ -13,7 +13,7 @@ from flask import Response, jsonify
 from pydantic import BaseModel, TypeAdapter
 from pydantic.json_schema import GenerateJsonSchema, models_json_schema
 
-from scorekeeper.api import analysis, bidding_games, export, groups, rubbers
+from scorekeeper.api import analysis, bidding_games, export, groups, rubbers, tournaments
 from scorekeeper.api.errors import Error
 from scorekeeper.api.operations import (
     ETAG,
@@ -31,7 +31,7 @@ from scorekeeper.api.schemas.fields import PATH_PARAMETERS
 from scorekeeper.web.limits import LIMITS
 
 bp = ApiBlueprint("openapi", __name__)
-PARTS = (rubbers.bp, export.bp, groups.bp, bidding_games.bp, analysis.bp, bp)
+PARTS = (rubbers.bp, export.bp, groups.bp, bidding_games.bp, analysis.bp, tournaments.bp, bp)
 """The blueprints whose operations the document lists."""
 JSON = "application/json"
 REFS = "#/components/schemas/{model}"

@@ -14,6 +14,7 @@ from scorekeeper.groups import statistics
 from scorekeeper.groups.models import Group
 from scorekeeper.rubbers.models import Hand as HandRow
 from scorekeeper.rubbers.models import Rubber
+from scorekeeper.tournaments import store as tournament_store
 from scorekeeper.web import wording
 
 
@@ -73,6 +74,7 @@ def rubber_json(rubber: Rubber, state: engine.RubberState) -> dict[str, Any]:
         "first_dealer": state.first_dealer,
         "version": rubber.version,
         "group": rubber.group_id,
+        "tournament": tournament_store.place(rubber),
         "hands": [
             _hand_json(result, rows.get(result.number), rubber.teams) for result in state.hands
         ],

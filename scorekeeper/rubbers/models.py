@@ -55,6 +55,9 @@ class Rubber(Model):
     group_seq: Mapped[int | None]
     origin_id: Mapped[str | None] = mapped_column(String(43))
     """The id of the rubber this one was imported from (the first one of a chain of copies)."""
+    tournament_id: Mapped[str | None] = mapped_column(ForeignKey("tournaments.id"))
+    """The tournament whose match this rubber is, if any (scorekeeper.tournaments); every write
+    of such a rubber sends ``store.tournament_rubber_written``."""
 
     # SQLAlchemy bumps the version on every write and refuses one based on a stale read.
     __mapper_args__ = {"version_id_col": version}

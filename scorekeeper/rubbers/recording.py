@@ -192,6 +192,7 @@ _READ_FOR_A_HAND = (
         RUBBERS.c.created_at,
         RUBBERS.c.group_id,
         RUBBERS.c.group_seq,
+        RUBBERS.c.tournament_id,
         *(RUBBERS.c[name] for name in store.TALLY_COLUMNS),
         DEVICE_RUBBERS.c.device,
     )
@@ -334,6 +335,8 @@ def _write(  # noqa: PLR0913  the hand's fast path: no object to build on it
                 after=after,
                 result=result,
             )
+        if row.tournament_id is not None:  # its match may be won: the tournament follows
+            store.tournament_rubber_written.send(rubber_id, tournament_id=row.tournament_id)
         response = answer() if answer is not None else None
         if key is not None:
             connection.execute(

@@ -81,6 +81,11 @@ was before, or None for a rubber new to the group). The groups subscribe to it: 
 nothing of groups, and what they count is written in the same transaction as the change. A new
 hand sends ``recording.hand_recorded`` instead."""
 
+tournament_rubber_written = signals.signal("tournament-rubber-written")
+"""Sent inside every write of a rubber that is a tournament's match, with the rubber's id as
+sender and ``tournament_id``. The tournaments subscribe to it: once the write is committed, a
+match won draws what follows it (the match's next rubber, the bracket's next match)."""
+
 
 def refresh(rubber: Rubber, state: engine.RubberState) -> None:
     """Rewrite the rubber's cached totals from the engine's state."""
@@ -92,6 +97,8 @@ def refresh(rubber: Rubber, state: engine.RubberState) -> None:
     rubber.updated_at = utcnow()
     if rubber.group_id is not None:  # the group's totals follow in the same transaction
         rubber_written.send(rubber, state=state, counted=counted)
+    if rubber.tournament_id is not None:
+        tournament_rubber_written.send(rubber.id, tournament_id=rubber.tournament_id)
 
 
 def _result(rubber: Rubber) -> tuple[bool, int | None, tuple[int, int], str | None]:
@@ -109,6 +116,8 @@ def create_rubber(  # noqa: PLR0913  keyword-only, each named at its call
     device: str | None = None,
     group_id: str | None = None,
     edit_key: str | None = None,
+    tournament_id: str | None = None,
+    rubber_id: str | None = None,
 ) -> tuple[Rubber, str]:
     """Store a new rubber; return it with its edit key.
 
@@ -116,7 +125,7 @@ def create_rubber(  # noqa: PLR0913  keyword-only, each named at its call
     state = engine.new_rubber(rules, first_dealer)
     edit_key = edit_key or new_token()
     rubber = Rubber(
-        id=new_token(),
+        id=rubber_id or new_token(),
         created_at=utcnow(),
         edit_key_hash=hash_key(edit_key),
         team0=teams[0],
@@ -126,6 +135,7 @@ def create_rubber(  # noqa: PLR0913  keyword-only, each named at its call
         rules=rules.to_dict(),
         previous_id=previous_id,
         group_id=group_id,
+        tournament_id=tournament_id,
     )
     refresh(rubber, state)
     GRANTS.create(rubber, device)

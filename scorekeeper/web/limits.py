@@ -34,6 +34,8 @@ LIMITS: dict[str, tuple[str, str]] = {
     "api.rubbers.create_rubber": ("rubbers", RUBBERS),
     "groups.new_group": ("groups", GROUPS),
     "api.groups.create_group": ("groups", GROUPS),
+    "api.tournaments.create_tournament": ("groups", GROUPS),
+    "tournaments.new_tournament": ("groups", GROUPS),
     "bidding.new_game": ("bidding", RUBBERS),
     "bidding.quick_game": ("bidding", RUBBERS),
     "groups.new_bidding_game": ("bidding", RUBBERS),
@@ -63,6 +65,8 @@ READS: dict[str, tuple[str, str]] = {
     "groups.sheet": ("downloads", DOWNLOADS),
     "groups.cross_png": ("downloads", DOWNLOADS),
     "groups.cross_svg": ("downloads", DOWNLOADS),
+    "tournament_export.export_json": ("downloads", DOWNLOADS),
+    "tournament_export.standings_csv": ("downloads", DOWNLOADS),
 }
 """The GETs limited, as LIMITS names the POSTs."""
 

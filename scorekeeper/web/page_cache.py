@@ -26,7 +26,7 @@ PAGES_KEPT = 256
 """Rendered pages (and answers) a worker keeps, the least recently shown forgotten first."""
 
 
-class _Kept:
+class Kept:
     """A bounded least-recently-used map: cachetools' LRUCache, one thread at a time.
 
     The development server answers in threads; cachetools leaves locking to its caller."""
@@ -95,8 +95,8 @@ class PageCache:
     browser would show its cached copy after a 304) until the rubber changes."""
 
     def __init__(self, size: int = PAGES_KEPT) -> None:
-        self.renders = _Kept(size)
-        self.answers = _Kept(size)
+        self.renders = Kept(size)
+        self.answers = Kept(size)
         # Unguessable marks: no team name or other text of a page can spell one.
         self._marks: dict[str, str] = {}
 

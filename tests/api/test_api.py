@@ -1059,12 +1059,21 @@ def test_openapi_lists_every_operation(openapi: dict[str, Any]) -> None:
         ("/api/v1/bidding/{game_id}/hands/last", "delete"),
         ("/api/v1/analysis", "post"),
         ("/api/v1/analysis/{analysis_id}", "get"),
+        ("/api/v1/tournaments", "post"),
+        ("/api/v1/tournaments/{tournament_id}", "get"),
+        ("/api/v1/tournaments/{tournament_id}/rounds", "post"),
+        (
+            "/api/v1/tournaments/{tournament_id}/rounds/{round_number}/matches/{table}/walkover",
+            "post",
+        ),
+        ("/api/v1/tournaments/{tournament_id}/pairs/{pair}/withdraw", "post"),
     }
     scheme = openapi["components"]["securitySchemes"]["editKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": "X-Edit-Key"}
     for path, method in operations:
         operation = openapi["paths"][path][method]
-        writes = method in ("put", "delete") or path.endswith("/hands")
+        writes = method in ("put", "delete") or path.endswith(("/hands", "/rounds", "/walkover"))
+        writes = writes or path.endswith("/withdraw")
         assert (operation.get("security") == [{"editKey": []}]) is writes
         for status, response in operation["responses"].items():
             if status.startswith("4"):

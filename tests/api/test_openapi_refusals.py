@@ -53,7 +53,8 @@ def test_every_limited_operation_lists_429(app: Flask) -> None:
     for rule in app.url_map.iter_rules():
         if rule.endpoint in LIMITS and rule.rule.startswith("/api/"):
             limited.add(("post", PLACEHOLDER.sub(r"{\1}", rule.rule)))
-    assert len(limited) == 5, limited  # rubbers, groups, bidding games, imports, analyses
+    # rubbers, groups, bidding games, imports, analyses, tournaments
+    assert len(limited) == 6, limited
     for method, path, operation in operations():
         responses = operation["responses"]
         if (method, path) in limited:

@@ -13,7 +13,7 @@ ENGINE = Path(__file__).resolve().parents[2] / "scorekeeper" / "engine"
 
 def test_the_engine_imports_no_flask_or_sqlalchemy() -> None:
     imported: set[str] = set()
-    for source in ENGINE.glob("*.py"):
+    for source in ENGINE.rglob("*.py"):
         for node in ast.walk(ast.parse(source.read_text())):
             if isinstance(node, ast.Import):
                 imported.update(alias.name.split(".")[0] for alias in node.names)

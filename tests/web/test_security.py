@@ -273,6 +273,7 @@ class Table:
             assert added.status_code == 201
         assert self.owner.get(f"/b/{self.game_id}/edit/{self.game_key}").status_code == 302
         self._group: tuple[str, str] | None = None
+        self._tournament: tuple[str, str] | None = None
 
     @property
     def headers(self) -> dict[str, str]:
@@ -289,6 +290,18 @@ class Table:
             assert made.status_code == 201, "a route takes a group_id: POST /api/v1/groups failed"
             self._group = (made.get_json()["id"], made.get_json()["edit_key"])
         return self._group
+
+    def tournament(self) -> tuple[str, str]:
+        """A knockout of four pairs (id and key), made the first time a route needs one."""
+        if self._tournament is None:
+            pairs = [{"players": [f"A{n}", f"B{n}"]} for n in range(4)]
+            made = self.owner.post(
+                "/api/v1/tournaments",
+                json={"name": "Torneio", "format": "knockout", "pairs": pairs},
+            )
+            assert made.status_code == 201, "a route takes a tournament_id: its POST failed"
+            self._tournament = (made.get_json()["id"], made.get_json()["edit_key"])
+        return self._tournament
 
     def finish(self) -> None:
         """A bandeira by Nós: the rubber is won, for the routes that need a finished one."""
@@ -318,6 +331,10 @@ def url_values(app: Flask, table: Table, key: str) -> dict[str, Callable[[], Any
         "analysis_id": lambda: "0" * 64,
         # A group's TV code (/tv/<code>): the table's group's, read from the database.
         "code": lambda: _tv_code(app, table.group()[0]),
+        "tournament_id": lambda: table.tournament()[0],
+        "round_number": lambda: 1,
+        "table": lambda: 1,
+        "pair": lambda: 1,
     }
 
 
@@ -351,6 +368,8 @@ OPEN_WRITES = {
     "bidding.new_game": "anyone may start a bidding game (with the form's CSRF token)",
     "bidding.quick_game": "starts the phone's own last table again, or none",
     "api.bidding.create_game": "anyone may start a bidding game (API.md)",
+    "tournaments.new_tournament": "anyone may start a tournament (with the form's CSRF token)",
+    "api.tournaments.create_tournament": "anyone may start a tournament (API.md)",
 }
 """Writes that need no edit rights: they may add rows of their own, never touch others."""
 

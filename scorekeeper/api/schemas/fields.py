@@ -358,5 +358,9 @@ PATH_PARAMETERS: dict[str, Any] = {
     "game_id": Annotated[str, Field(pattern=TOKEN)],
     "number": HandNumber,
     "analysis_id": Annotated[str, Field(pattern="^[0-9a-f]{64}$")],
+    "tournament_id": Annotated[str, Field(pattern=TOKEN)],
+    "round_number": Annotated[int, Field(ge=1)],
+    "table": Annotated[int, Field(ge=1)],
+    "pair": Annotated[int, Field(ge=1)],
 }
 """The types of the addresses' parts, for the document (an id of another shape is a 404)."""

@@ -240,6 +240,12 @@ class Hand(BaseModel):
     edited_at: f.EditedAt = None
 
 
+class MatchPlace(BaseModel):
+    id: str
+    round: Annotated[int, Field(ge=1)]
+    table: Annotated[int, Field(ge=1)]
+
+
 class RubberState(BaseModel):
     id: str
     url: f.Url = Field(description="The rubber's page, read-only.")
@@ -258,6 +264,9 @@ class RubberState(BaseModel):
     first_dealer: f.Seat
     version: f.Version
     group: str | None = Field(description="The rubber's group.")
+    tournament: MatchPlace | None = Field(
+        f.OMITTED, description="A tournament's match: where it is played."
+    )
     hands: list[Hand]
 
 

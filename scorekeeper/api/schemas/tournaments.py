@@ -1,0 +1,113 @@
+"""The bodies of a tournament's operations and its answers (API.md, "Tournaments").
+
+What only the engine can judge (the number of pairs, a player in two pairs, an even best-of,
+rounds beyond n - 1, an unknown format) is read here as its type alone and refused by the engine
+with 422, in its words."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+from scorekeeper.api.schemas import fields as f
+from scorekeeper.api.schemas.reading import Body
+from scorekeeper.api.schemas.rubbers import GivenRules, Rules, RulesInput
+from scorekeeper.engine import tournaments as tourney
+from scorekeeper.web.columns import VERSION_MAX
+
+MAX_LISTED_PAIRS = 1000
+"""A body's longest list of pairs: more than the engine's 128, so that it says why."""
+
+# Requests -------------------------------------------------------------------------------------
+
+
+class PairInput(Body):
+    players: Annotated[list[f.TeamName], Field(min_length=2, max_length=2)]
+    name: f.TeamName | None = None
+
+
+class NewTournament(Body):
+    name: f.TeamName
+    format: Annotated[
+        f.Text, Field(max_length=40, json_schema_extra={"examples": list(tourney.FORMATS)})
+    ]
+    pairs: Annotated[list[PairInput], Field(max_length=MAX_LISTED_PAIRS)]
+    rules: GivenRules = Field(default_factory=RulesInput)
+    best_of: f.WholeNumber = 1
+    rounds: f.WholeNumber | None = Field(None, description="Swiss: the number of rounds.")
+    draw: Literal["entry", "random"] = "entry"
+    groups: f.WholeNumber | None = Field(None, description="A round robin in this many groups.")
+    advance: f.WholeNumber | None = Field(
+        None, description="With groups: how many of each group go on to the knockout."
+    )
+    third_place: f.Boolean = False
+    group: f.Token | None = Field(
+        None, description="A group whose history the matches join; its key goes in X-Group-Key."
+    )
+
+
+class Walkover(Body):
+    winner: f.WholeNumber = Field(description="The pair that came: it wins the match.")
+
+
+# Answers --------------------------------------------------------------------------------------
+
+
+class TournamentPair(BaseModel):
+    number: Annotated[int, Field(ge=1)]
+    name: str | None
+    players: Annotated[list[str], Field(min_length=2, max_length=2)]
+    withdrawn: bool = False
+
+
+class Match(BaseModel):
+    table: Annotated[int, Field(ge=1)]
+    pairs: Annotated[list[int | None], Field(min_length=2, max_length=2)]
+    rubbers: list[str]
+    wins: Annotated[list[int], Field(min_length=2, max_length=2)]
+    games: Annotated[list[int], Field(min_length=2, max_length=2)] = f.OMITTED
+    winner: int | None
+    walkover: bool
+    stage: str = f.OMITTED
+    group: str | None = f.OMITTED
+
+
+class Round(BaseModel):
+    number: Annotated[int, Field(ge=1)]
+    matches: list[Match]
+
+
+class StandingRow(BaseModel):
+    rank: Annotated[int, Field(ge=1)]
+    pair: Annotated[int, Field(ge=1)]
+    played: f.Count
+    won: f.Count
+    lost: f.Count
+    games_won: f.Count
+    games_lost: f.Count
+    buchholz: int | None
+    group: str | None = f.OMITTED
+
+
+class TournamentState(BaseModel):
+    id: str
+    url: f.Url = Field(description="The tournament's page, read-only.")
+    name: str
+    format: str
+    best_of: int
+    rules: Rules
+    version: Annotated[int, Field(ge=1, le=VERSION_MAX)]
+    finished: bool
+    winner: int | None
+    pairs: list[TournamentPair]
+    rounds: list[Round]
+    standings: list[StandingRow]
+    group: str | None = f.OMITTED
+
+
+class CreatedTournament(TournamentState):
+    """The new tournament, with its edit key and edit link (given only here)."""
+
+    edit_key: Annotated[str, Field(min_length=1)]
+    edit_url: f.Url = Field(description="Opened in a browser, lets that device run the tournament.")

@@ -1,0 +1,212 @@
+"""The JSON API of API.md, "Tournaments": a tournament, its rounds and its walkovers.
+
+Its matches' rubbers are recorded through the rubbers' own operations, whose ``X-Edit-Key`` may
+be the tournament's key (``access.editable``). The engine refuses what only it can judge (the
+number of pairs, a player in two pairs, an even best-of, the rounds) with 422; a write the
+tournament's state refuses (a round drawn before the last one ends, a walkover on a played
+match) is 409.
+"""
+
+from __future__ import annotations
+
+from flask import Response, jsonify, request
+from flask_babel import gettext as _
+from sqlalchemy.orm.exc import StaleDataError
+
+from scorekeeper.api import access
+from scorekeeper.api.errors import ApiError
+from scorekeeper.api.operations import (
+    EDIT_KEY,
+    EDIT_KEY_HEADER,
+    ApiBlueprint,
+    creation_refused,
+    refusals,
+)
+from scorekeeper.api.schemas.reading import json_body
+from scorekeeper.api.schemas.tournaments import (
+    CreatedTournament,
+    NewTournament,
+    TournamentState,
+    Walkover,
+)
+from scorekeeper.api.states import created
+from scorekeeper.engine import tournaments as tourney
+from scorekeeper.extensions import db
+from scorekeeper.tournaments import store, writes
+from scorekeeper.tournaments.facts import tournament_json
+from scorekeeper.tournaments.models import Tournament
+from scorekeeper.tournaments.wording import fault
+
+bp = ApiBlueprint("tournaments", __name__)
+
+REFUSED = (
+    "Fewer than 3 or more than 128 pairs, a player in two pairs, an even best_of, an unknown "
+    "format, rounds of 0 or more than n - 1, groups that do not fit."
+)
+UNKNOWN = "No such tournament, or no such match."
+NO_KEY = "The X-Edit-Key header is missing or is not the tournament's edit key."
+STATE_REFUSES = (
+    "The tournament's state refuses it: a match of the last round unfinished, every round "
+    "drawn, a format whose rounds draw themselves, a match already played."
+)
+STATUSES = {
+    "no_such_match": 404,
+    "round_unfinished": 409,
+    "all_rounds_drawn": 409,
+    "rounds_draw_themselves": 409,
+    "match_played": 409,
+    "bye_match": 409,
+    "withdrawn": 409,
+}
+"""The status of each refusal of the engine that is not 422 (a value refused)."""
+
+
+def refusal(error: tourney.TournamentError, field: str | None = None) -> ApiError:
+    """The engine's refusal as the API's error, in the reader's language."""
+    return ApiError(STATUSES.get(error.code, 422), fault(error), field, error.code)
+
+
+def _tournament(tournament_id: str) -> Tournament:
+    found = store.GRANTS.get(tournament_id)
+    if found is None:
+        raise ApiError(404, _("There is no tournament with this id."), None, "no_tournament")
+    return found
+
+
+def _editable(tournament_id: str) -> Tournament:
+    found = _tournament(tournament_id)
+    key = request.headers.get(EDIT_KEY_HEADER)
+    if not key:
+        raise ApiError(
+            403,
+            _("Changing this tournament needs its edit key in the X-Edit-Key header."),
+            None,
+            "edit_key_missing",
+        )
+    if not store.key_matches(found, key):
+        raise ApiError(403, _("This is not the tournament's edit key."), None, "edit_key_wrong")
+    return found
+
+
+def _state(standing: store.Standing, status: int = 200) -> tuple[Response, int]:
+    return jsonify(tournament_json(standing)), status
+
+
+@bp.operation("POST /tournaments", "createTournament")
+@bp.takes(NewTournament)
+@bp.answers(
+    201,
+    "The new tournament, with its edit key and edit link.",
+    CreatedTournament,
+    creation_refused(REFUSED),
+)
+def create_tournament() -> tuple[Response, int, dict[str, str]]:
+    """Start a tournament of pairs: its pairs seeded and its first round drawn."""
+    given = NewTournament.read(json_body())
+    group_id = access.group_to_join(given.group, None)
+    try:
+        settings = tourney.Settings(
+            format=given.format,
+            pairs=len(given.pairs),
+            best_of=given.best_of,
+            rounds=given.rounds,
+            groups=given.groups,
+            advance=given.advance,
+            third_place=given.third_place,
+        )
+        entries = [
+            tourney.PairEntry((pair.players[0], pair.players[1]), pair.name) for pair in given.pairs
+        ]
+        tourney.check_pairs([entry.players for entry in entries])
+    except tourney.TournamentError as error:
+        raise refusal(error) from None
+    tournament, edit_key = store.create(
+        name=given.name,
+        settings=settings,
+        rules=given.rules.to_engine(),
+        pairs=entries,
+        draw=given.draw,
+        group_id=group_id,
+    )
+    standing = store.standing(tournament)
+    return created(
+        tournament_json(standing),
+        edit_key,
+        "tournaments.grant",
+        "api.tournaments.get_tournament",
+        tournament_id=tournament.id,
+    )
+
+
+@bp.operation("GET /tournaments/<tournament_id>", "getTournament", conditional=True)
+@bp.answers(200, "The tournament.", TournamentState, {404: UNKNOWN})
+def get_tournament(tournament_id: str) -> Response:
+    """A tournament's state: its pairs, rounds, matches and standings."""
+    tournament = _tournament(tournament_id)
+    # A follower's poll: answered 304 from one query while nothing changed, before any fold.
+    etag = _etag(tournament.id)
+    if request.if_none_match.contains_weak(etag):
+        response = Response(status=304)
+    else:
+        standing = store.sync(tournament.id) or store.standing(tournament)
+        etag = _etag(tournament.id)  # its sync may have started a rubber
+        response = jsonify(tournament_json(standing))
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _etag(tournament_id: str) -> str:
+    """The state's ETag: the tournament's fingerprint (a write of it or of a rubber of it)."""
+    seen = store.fingerprint(tournament_id)
+    return seen.etag if seen is not None else ""
+
+
+WRITE_REFUSED = refusals(key=NO_KEY, unknown=UNKNOWN, conflict=STATE_REFUSES)
+
+
+@bp.operation("POST /tournaments/<tournament_id>/rounds", "drawRound")
+@bp.takes(None, security=EDIT_KEY)
+@bp.answers(201, "The tournament with its next round drawn.", TournamentState, WRITE_REFUSED)
+def draw_round(tournament_id: str) -> tuple[Response, int]:
+    """Draw the next Swiss round, once every match of the last one is finished."""
+    tournament = _editable(tournament_id)
+    return _state(_written(lambda: writes.draw_round(tournament)), 201)
+
+
+@bp.operation(
+    "POST /tournaments/<tournament_id>/rounds/<int:round_number>/matches/<int:table>/walkover",
+    "giveWalkover",
+)
+@bp.takes(Walkover, security=EDIT_KEY)
+@bp.answers(200, "The tournament with the walkover.", TournamentState, WRITE_REFUSED)
+def walkover(tournament_id: str, round_number: int, table: int) -> tuple[Response, int]:
+    """A walkover: the other pair did not come, and this one wins the match."""
+    tournament = _editable(tournament_id)
+    given = Walkover.read(json_body())
+    return _state(_written(lambda: writes.walkover(tournament, round_number, table, given.winner)))
+
+
+@bp.operation("POST /tournaments/<tournament_id>/pairs/<int:pair>/withdraw", "withdrawPair")
+@bp.takes(None, security=EDIT_KEY)
+@bp.answers(200, "The tournament with the pair withdrawn.", TournamentState, WRITE_REFUSED)
+def withdraw(tournament_id: str, pair: int) -> tuple[Response, int]:
+    """A pair withdraws: each of its matches still to play becomes a walkover."""
+    tournament = _editable(tournament_id)
+    return _state(_written(lambda: writes.withdraw(tournament, pair)))
+
+
+def _written(write: writes.Write) -> store.Standing:
+    try:
+        return write()
+    except tourney.TournamentError as error:
+        db.session.rollback()
+        raise refusal(error) from None
+    except StaleDataError:
+        db.session.rollback()
+        raise ApiError(
+            409,
+            _("Someone else changed the tournament at the same moment: try again."),
+            None,
+            "stale",
+        ) from None

@@ -1,0 +1,104 @@
+"""A tournament's TV and its bracket as a picture.
+
+The TV (/t/<id>/tv) shows the round in play, each table's rubber with its games and its cross,
+and the standings with their tie-breaks, or the bracket once there is a knockout; read from across
+the room, with no controls. It follows the tournament as a group's TV does (app.js, "Following
+live" in docs/decisions/offline-and-live.md): it asks its own address every 5 s with its ETag,
+answered 304 while nothing changed. The bracket (/t/<id>/bracket.svg) is the same drawing as a
+file, for the tournament's page to show."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask import Response, abort, render_template
+from flask_babel import gettext as _
+
+from scorekeeper import engine
+from scorekeeper.engine import tournaments as tourney
+from scorekeeper.rubbers import drawings
+from scorekeeper.rubbers.models import Rubber
+from scorekeeper.tournaments import bp, shown, store
+
+
+@dataclass(frozen=True)
+class TableView:
+    """A match on the TV: its pairs' wins, and its rubber being played (or last played)."""
+
+    match: tourney.Match
+    rubber: Rubber | None
+    state: engine.RubberState | None
+    cross: drawings.Cross | None
+
+
+def round_in_play(fold: tourney.Tournament) -> tourney.Round | None:
+    """The first round with a match undecided; the last one once every match is."""
+    for drawn in fold.rounds:
+        if not all(match.decided for match in drawn.matches):
+            return drawn
+    return fold.rounds[-1] if fold.rounds else None
+
+
+def tables(standing: store.Standing, current: tourney.Round | None) -> list[TableView]:
+    """The round's matches, byes left out, then any match of a later round already in play."""
+    if current is None:
+        return []
+    shown_matches = [match for match in current.matches if not match.is_bye] + [
+        match
+        for drawn in standing.fold.rounds
+        if drawn.number > current.number
+        for match in drawn.matches
+        if match.needs_rubber
+    ]
+    views = []
+    for match in shown_matches:
+        rows = standing.rubbers.get((match.round, match.table), [])
+        rubber = rows[-1] if rows and not match.walkover else None
+        state = rubber.state() if rubber is not None else None
+        views.append(
+            TableView(match, rubber, state, drawings.cross(state) if state is not None else None)
+        )
+    return views
+
+
+def bracket_title(standing: store.Standing) -> str:
+    return _("Bracket of %(name)s", name=standing.tournament.name)
+
+
+@bp.get("/t/<tournament_id>/bracket.svg")
+def bracket_svg(tournament_id: str) -> Response:
+    """The knockout's bracket as an SVG file; 404 for a tournament without a knockout."""
+    standing = shown.read(tournament_id)
+    drawing = shown.drawing(standing)
+    if drawing is None:
+        abort(404)
+    return shown.answer(
+        shown.etag(standing, "bracket.svg"),
+        lambda: render_template(
+            "tournaments/bracket.svg", bracket=drawing, title=bracket_title(standing)
+        ),
+        "image/svg+xml",
+    )
+
+
+@bp.get("/t/<tournament_id>/tv")
+def tv(tournament_id: str) -> Response:
+    """The tournament's TV, for the room: the round in play, the standings or the bracket."""
+    standing = shown.read(tournament_id)
+    tag = shown.etag(standing, "tv")
+    current = round_in_play(standing.fold)
+
+    def render() -> str:
+        drawing = shown.drawing(standing)
+        knockout_begun = drawing is not None and any(box.drawn for box in drawing.boxes)
+        return render_template(
+            "tournaments/tv.html",
+            standing=standing,
+            current=current,
+            tables=tables(standing, current),
+            bracket=drawing if knockout_begun else None,
+            bracket_title=bracket_title(standing),
+            follow_tag=tag,
+        )
+
+    return shown.answer(tag, render, "text/html")

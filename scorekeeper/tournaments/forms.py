@@ -1,0 +1,125 @@
+"""The organizer's form of a new tournament."""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from flask_babel import lazy_gettext as _l
+from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms.validators import DataRequired, Length, Optional
+
+from scorekeeper import engine
+from scorekeeper.engine import tournaments as tourney
+from scorekeeper.rubbers.forms import NewRubberForm
+from scorekeeper.web.columns import NAME_LENGTH
+from scorekeeper.web.forms import Form, choices, printable, strip, within
+
+PAIRS_TEXT_LENGTH = 20_000
+"""128 pairs of two long names a line, and room to spare."""
+
+
+class NewTournamentForm(Form):
+    """A tournament: its name, format, pairs pasted a line each, and its rules as a rubber's."""
+
+    name = StringField(
+        _l("Name of the tournament"),
+        validators=[
+            DataRequired(message=_l("Give the tournament a name.")),
+            Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
+            printable,
+        ],
+        filters=[strip],
+        render_kw={"placeholder": _l("Torneio da Tasca"), "autocomplete": "off"},
+    )
+    format = SelectField(
+        _l("Format"),
+        choices=choices(
+            [
+                ("knockout", _l("Knockout")),
+                ("round_robin", _l("Round robin: every pair meets every other")),
+                ("swiss", _l("Swiss system")),
+                ("groups", _l("Groups, then a knockout")),
+            ]
+        ),
+        default="knockout",
+    )
+    pairs = TextAreaField(
+        _l("Pairs, one a line"),
+        validators=[
+            DataRequired(message=_l("Write the pairs, one a line.")),
+            Length(max=PAIRS_TEXT_LENGTH, message=_l("At most %(max)d characters.")),
+        ],
+        render_kw={
+            "rows": 8,
+            "placeholder": "Ana e Bruno\nCarla / Duarte\nOs Primos: Eva, Filipe",
+            "autocomplete": "off",
+            "autocapitalize": "words",
+        },
+    )
+    draw = SelectField(
+        _l("Seeds"),
+        choices=choices([("entry", _l("In the order written")), ("random", _l("Drawn at random"))]),
+        default="entry",
+    )
+    best_of = SelectField(
+        _l("A match is"),
+        choices=choices(
+            [
+                ("1", _l("one rubber")),
+                ("3", _l("best of 3 rubbers")),
+                ("5", _l("best of 5 rubbers")),
+            ]
+        ),
+        default="1",
+    )
+    rounds = IntegerField(
+        _l("Rounds (Swiss)"),
+        validators=[Optional(), within(1, tourney.MAX_PAIRS - 1)],
+        render_kw={"inputmode": "numeric"},
+    )
+    groups = IntegerField(
+        _l("Groups"),
+        validators=[Optional(), within(2, tourney.MAX_PAIRS // 2)],
+        render_kw={"inputmode": "numeric"},
+    )
+    advance = IntegerField(
+        _l("Pairs of each group into the knockout"),
+        validators=[Optional(), within(1, tourney.MAX_PAIRS)],
+        render_kw={"inputmode": "numeric"},
+    )
+    third_place = BooleanField(_l("A match for third place"))
+    # The rules as a rubber's: the same fields, read the same way.
+    preset = NewRubberForm.preset
+    games_to_win = NewRubberForm.games_to_win
+    tie = NewRubberForm.tie
+    bandeira = NewRubberForm.bandeira
+    bandeira_wins_rubber = NewRubberForm.bandeira_wins_rubber
+    revoke = NewRubberForm.revoke
+    manilha = NewRubberForm.manilha
+    queen_over_jack = NewRubberForm.queen_over_jack
+    direction = NewRubberForm.direction
+    melar = NewRubberForm.melar
+    GAMES_TO_WIN_OFFERED = NewRubberForm.GAMES_TO_WIN_OFFERED
+    SETTINGS = NewRubberForm.SETTINGS
+
+    def rules_object(self) -> dict[str, Any]:
+        """The API's rules object, as a new rubber's form reads the same fields."""
+        return NewRubberForm.rules_object(cast(NewRubberForm, self))
+
+    def rule_set(self) -> engine.RuleSet | None:
+        """The rule set, as a new rubber's form reads the same fields."""
+        return NewRubberForm.rule_set(cast(NewRubberForm, self))
+
+    def settings(self, pairs: int) -> tourney.Settings:
+        """The engine's settings (TournamentError when they do not fit the pairs)."""
+        grouped = self.format.data == "groups"
+        swiss = self.format.data == "swiss"
+        return tourney.Settings(
+            format="round_robin" if grouped else self.format.data,
+            pairs=pairs,
+            best_of=int(self.best_of.data),
+            rounds=self.rounds.data if swiss else None,
+            groups=self.groups.data if grouped else None,
+            advance=self.advance.data if grouped else None,
+            third_place=bool(self.third_place.data) and self.format.data in ("knockout", "groups"),
+        )

@@ -1,0 +1,353 @@
+"""The writes of a tournament, and the fold that says where it stands.
+
+A tournament's rounds, matches and standings are the engine's fold of its settings, the Swiss
+rounds drawn, the walkovers and withdrawals, and its matches' rubbers as their rows cache them.
+What the fold asks for that is not there yet, a match's rubber in play, is created by
+:func:`sync`: after a tournament is written, after every committed write of one of its rubbers
+(``rubbers.store.tournament_rubber_written``), and before it is read, so that a write lost to a
+crash between the two is made up by the next reader.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sqlalchemy as sa
+from flask import after_this_request, current_app, g, has_request_context
+from sqlalchemy.exc import IntegrityError
+from werkzeug.wrappers import Response
+
+from scorekeeper import engine
+from scorekeeper.engine import tournaments as tourney
+from scorekeeper.extensions import db
+from scorekeeper.rubbers import store as rubbers
+from scorekeeper.rubbers.models import DeviceRubber, Rubber
+from scorekeeper.tournaments.models import DeviceTournament, MatchRubber, Pair, Tournament
+from scorekeeper.web import grants, tokens
+from scorekeeper.web.columns import NAME_LENGTH
+
+GRANTS: grants.Granted[Tournament] = grants.Granted(
+    Tournament, DeviceTournament, "tournament_id", dated=False
+)
+"""Which devices may run a tournament: the organizer's phone (web.grants)."""
+key_matches = GRANTS.key_matches
+
+
+@dataclass(frozen=True)
+class Standing:
+    """The engine's fold of a tournament, with the rows it was folded from."""
+
+    tournament: Tournament
+    fold: tourney.Tournament
+    rubbers: dict[tuple[int, int], list[Rubber]]
+    """Each match's rubbers in order, by (round, table)."""
+
+    def pair(self, number: int) -> Pair:
+        return self.tournament.pairs[number - 1]
+
+    def labels(self) -> dict[int, str]:
+        """Each pair's name as its tables show it, by number."""
+        return {pair.number: pair.label for pair in self.tournament.pairs}
+
+
+def create(  # noqa: PLR0913  keyword-only, each named at its call
+    *,
+    name: str,
+    settings: tourney.Settings,
+    rules: engine.RuleSet,
+    pairs: Sequence[tourney.PairEntry],
+    draw: str,
+    group_id: str | None = None,
+    device: str | None = None,
+) -> tuple[Tournament, str]:
+    """Store a new tournament, its pairs seeded, and its first round's rubbers; return its key."""
+    edit_key = tokens.new_token()
+    tournament = Tournament(
+        id=tokens.new_token(),
+        edit_key_hash=tokens.hash_key(edit_key),
+        name=name,
+        format=settings.format,
+        best_of=settings.best_of,
+        rounds=settings.rounds,
+        groups=settings.groups,
+        advance=settings.advance,
+        third_place=settings.third_place,
+        draw=draw,
+        rules=rules.to_dict(),
+        swiss_rounds=[],
+        walkovers=[],
+        withdrawn=[],
+        group_id=group_id,
+    )
+    seeds = (
+        tourney.random_draw(len(pairs), secrets.randbits(32))
+        if draw == "random"
+        else tuple(range(1, len(pairs) + 1))
+    )
+    for entry, (pair, seed) in enumerate(zip(pairs, seeds, strict=True), start=1):
+        tournament.pairs.append(
+            Pair(
+                number=seed,
+                entry=entry,
+                name=pair.name,
+                player0=pair.players[0],
+                player1=pair.players[1],
+            )
+        )
+    tournament.pairs.sort(key=lambda pair: pair.number)
+    if settings.format == "swiss":
+        tournament.swiss_rounds = [_listed(_fold(tournament, {}).draw_next_round())]
+    GRANTS.create(tournament, device)
+    sync(tournament.id)
+    return tournament, edit_key
+
+
+def _listed(pairings: Sequence[tuple[int, int | None]]) -> list[list[int | None]]:
+    return [[first, second] for first, second in pairings]
+
+
+def _fold(
+    tournament: Tournament, rubbers_of: dict[tuple[int, int], list[Rubber]]
+) -> tourney.Tournament:
+    results = {
+        match: tourney.MatchResult(rubbers=tuple(_result(rubber) for rubber in rows))
+        for match, rows in rubbers_of.items()
+    }
+    for round_number, table, winner in tournament.walkovers:
+        found = results.get((round_number, table), tourney.MatchResult())
+        results[round_number, table] = tourney.MatchResult(found.rubbers, walkover=winner)
+    swiss = [_pairings(drawn) for drawn in tournament.swiss_rounds]
+    return tourney.fold(
+        tournament.settings(),
+        swiss_rounds=swiss,
+        results=results,
+        withdrawn=tournament.withdrawn,
+    )
+
+
+def _pairings(drawn: list[list[int | None]]) -> list[tourney.Pairing]:
+    """A Swiss round as stored, [pair, pair or null] each: the first is always a pair."""
+    pairings: list[tourney.Pairing] = []
+    for first, second in drawn:
+        assert first is not None
+        pairings.append((first, second))
+    return pairings
+
+
+def _result(rubber: Rubber) -> tourney.RubberResult:
+    return tourney.RubberResult(
+        games=(rubber.games0, rubber.games1), winner=rubber.winner if rubber.finished else None
+    )
+
+
+def standing(tournament: Tournament) -> Standing:
+    """Where the tournament stands: the engine's fold of what is stored."""
+    rows = db.session.execute(
+        sa.select(MatchRubber, Rubber)
+        .join(Rubber, Rubber.id == MatchRubber.rubber_id)
+        .where(MatchRubber.tournament_id == tournament.id)
+        .order_by(MatchRubber.round, MatchRubber.table, MatchRubber.seq)
+    ).all()
+    rubbers_of: dict[tuple[int, int], list[Rubber]] = defaultdict(list)
+    for link, rubber in rows:
+        rubbers_of[link.round, link.table].append(rubber)
+    return Standing(tournament, _fold(tournament, rubbers_of), dict(rubbers_of))
+
+
+def table_key(rubber_id: str) -> str:
+    """The edit key of a match's rubber: its table's phone opens it with this.
+
+    Made from the app's secret, so that the organizer's page can show each table's link again
+    whenever asked, where a random key would be known only at its creation; the tournament's
+    own key is taken on its rubbers as well (``api.access.editable``)."""
+    return tokens.derived_key(current_app.config["SECRET_KEY"], "tournament table", rubber_id)
+
+
+def team_name(pair: Pair) -> str:
+    """A pair's name at its table, within a team name's length: its name, else its players'."""
+    for name in (pair.name, f"{pair.player0} & {pair.player1}"):
+        if name and len(name) <= NAME_LENGTH:
+            return name
+    first = f"{pair.player0.split()[0]} & {pair.player1.split()[0]}"
+    return first if len(first) <= NAME_LENGTH else first[: NAME_LENGTH - 1] + "…"
+
+
+def sync(tournament_id: str) -> Standing | None:
+    """Create every rubber the tournament's fold asks for; return where it then stands.
+
+    A match that needs a rubber gets its first one, or the next one once its last is won: the
+    next continues the deal of the one before, and the phones that kept that one keep this one.
+    Two requests syncing at once create one rubber (a unique place in the match)."""
+    tournament = db.session.get(Tournament, tournament_id)
+    if tournament is None:
+        return None
+    current = standing(tournament)
+    created = False
+    for drawn in current.fold.rounds:
+        for match in drawn.matches:
+            if not match.needs_rubber:
+                continue
+            rows = current.rubbers.get((match.round, match.table), [])
+            if rows and not rows[-1].finished:
+                continue
+            created = _start_rubber(current, match, rows[-1] if rows else None) or created
+    return standing(tournament) if created else current
+
+
+def _start_rubber(current: Standing, match: tourney.Match, previous: Rubber | None) -> bool:
+    """Create the match's next rubber; False if another request did first."""
+    tournament = current.tournament
+    first, second = match.pairs
+    assert second is not None  # a bye needs no rubber
+    pairs = (current.pair(first), current.pair(second))
+    rubber_id = tokens.new_token()
+    seq = len(current.rubbers.get((match.round, match.table), [])) + 1
+    first_dealer = 0
+    if previous is not None:  # the deal goes on round
+        first_dealer = previous.dealer if previous.dealer is not None else previous.state().dealer
+    # Stored in the rubber's commit: a unique place in the match, which a second request
+    # syncing at once cannot take again.
+    db.session.add(
+        MatchRubber(
+            rubber_id=rubber_id,
+            tournament_id=tournament.id,
+            round=match.round,
+            table=match.table,
+            seq=seq,
+        )
+    )
+    try:
+        rubber, _ = rubbers.create_rubber(
+            teams=(team_name(pairs[0]), team_name(pairs[1])),
+            players=[pairs[0].player0, pairs[1].player0, pairs[0].player1, pairs[1].player1],
+            first_dealer=first_dealer,
+            rules=tournament.rule_set(),
+            previous_id=previous.id if previous is not None else None,
+            group_id=tournament.group_id,
+            edit_key=table_key(rubber_id),
+            tournament_id=tournament.id,
+            rubber_id=rubber_id,
+        )
+    except IntegrityError:
+        db.session.rollback()
+        return False
+    if previous is not None:  # the table's phones go on to the next rubber
+        devices = db.session.scalars(
+            sa.select(DeviceRubber.device).where(DeviceRubber.rubber_id == previous.id)
+        ).all()
+        for device in devices:
+            rubbers.grant(device, rubber)
+    return True
+
+
+def written(rubber_id: str, *, tournament_id: str) -> None:
+    """A write of one of the tournament's rubbers: once it is committed, sync the tournament."""
+    if not has_request_context() or g.get("tournaments_syncing"):
+        return  # the next reader syncs it; or this is the sync's own write
+    pending: set[str] | None = g.get("tournaments_to_sync")
+    if pending is None:
+        pending = g.tournaments_to_sync = set()
+
+        @after_this_request
+        def sync_written(response: Response) -> Response:
+            g.tournaments_syncing = True
+            for found in sorted(g.pop("tournaments_to_sync", ())):
+                sync(found)
+            return response
+
+    pending.add(tournament_id)
+
+
+rubbers.tournament_rubber_written.connect(written)
+
+
+def place(rubber: Rubber) -> dict[str, Any] | None:
+    """Where a match's rubber is played: ``{"id", "round", "table"}`` (API.md), else None."""
+    if rubber.tournament_id is None:
+        return None
+    link = db.session.get(MatchRubber, rubber.id)
+    if link is None:
+        return None
+    return {"id": rubber.tournament_id, "round": link.round, "table": link.table}
+
+
+@dataclass(frozen=True)
+class MatchOf:
+    """What a match's rubber page says of its tournament: its name, the round and the table."""
+
+    tournament_id: str
+    name: str
+    round: int
+    table: int
+
+
+def match_of(rubber: Rubber) -> MatchOf | None:
+    """The match this rubber is played in, if it is a tournament's."""
+    place_of = place(rubber)
+    if place_of is None:
+        return None
+    tournament = db.session.get(Tournament, place_of["id"])
+    assert tournament is not None
+    return MatchOf(tournament.id, tournament.name, place_of["round"], place_of["table"])
+
+
+_TOURNAMENTS = Tournament.__table__
+_LINKS = MatchRubber.__table__
+_RUBBERS = Rubber.__table__
+_GRANTS = DeviceTournament.__table__
+_FINGERPRINT = (
+    sa.select(
+        _TOURNAMENTS.c.version,
+        sa.func.count(_RUBBERS.c.id),
+        sa.func.coalesce(sa.func.sum(_RUBBERS.c.version), 0),
+        sa.select(_GRANTS.c.device)
+        .where(
+            _GRANTS.c.tournament_id == _TOURNAMENTS.c.id,
+            _GRANTS.c.device == sa.bindparam("device"),
+        )
+        .exists(),
+    )
+    .select_from(
+        _TOURNAMENTS.outerjoin(_LINKS, _LINKS.c.tournament_id == _TOURNAMENTS.c.id).outerjoin(
+            _RUBBERS, _RUBBERS.c.id == _LINKS.c.rubber_id
+        )
+    )
+    .where(_TOURNAMENTS.c.id == sa.bindparam("tournament_id"))
+    .group_by(_TOURNAMENTS.c.id, _TOURNAMENTS.c.version)
+)
+"""The tournament's fingerprint and the phone's grant, built once: a follower's page and poll
+are answered from this query alone."""
+
+
+def fingerprint(tournament_id: str, device: str | None = None) -> Fingerprint | None:
+    """What changes with any write of the tournament or of one of its rubbers: one query.
+
+    The tournament's version, its rubbers' count and the sum of their versions (each write of a
+    rubber bumps its version), and whether ``device`` may run the tournament. A kept page or
+    state is good while the first three hold. None for a tournament that is none."""
+    if not tokens.is_token(tournament_id):
+        return None
+    row = (
+        db.session.connection()
+        .execute(_FINGERPRINT, {"tournament_id": tournament_id, "device": device or ""})
+        .first()
+    )
+    if row is None:
+        return None
+    return Fingerprint((int(row[0]), int(row[1]), int(row[2])), bool(row[3]))
+
+
+@dataclass(frozen=True)
+class Fingerprint:
+    """A tournament's state in three numbers, and whether the asking phone runs it."""
+
+    state: tuple[int, int, int]
+    organizer: bool
+
+    @property
+    def etag(self) -> str:
+        return ".".join(map(str, self.state))

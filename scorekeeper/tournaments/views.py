@@ -1,0 +1,167 @@
+"""A tournament's pages: where it stands, for everyone; its tables and decisions, for its organizer.
+
+The organizer's phone starts it (the pairs pasted a line each), shows each table's link and QR
+code to open that table's rubber on the table's phone, gives a walkover, lets a pair withdraw and
+draws the next Swiss round."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import (
+    abort,
+    current_app,
+    flash,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import get_locale
+from werkzeug.wrappers import Response
+
+from scorekeeper.engine import tournaments as tourney
+from scorekeeper.extensions import db
+from scorekeeper.tournaments import bp, store, writes
+from scorekeeper.tournaments.forms import NewTournamentForm
+from scorekeeper.tournaments.models import Tournament
+from scorekeeper.tournaments.wording import fault
+from scorekeeper.web import page_cache
+from scorekeeper.web.columns import utcnow
+from scorekeeper.web.device import current_device, ensure_device
+from scorekeeper.web.qr import qr_svg
+
+grant = bp.add_url_rule(
+    "/t/<tournament_id>/edit/<key>",
+    "grant",
+    store.GRANTS.edit_link_view("tournaments.tournament", "tournament_id"),
+)
+
+FIELDS = {
+    "even_best_of": "best_of",
+    "bad_best_of": "best_of",
+    "bad_rounds": "rounds",
+    "bad_groups": "groups",
+    "bad_third_place": "third_place",
+    "unknown_format": "format",
+}
+"""The form's field each refusal of the settings belongs to; the others are the pairs'."""
+
+
+@bp.route("/t/new", methods=["GET", "POST"])
+def new_tournament() -> Any:
+    """Start a tournament: its pairs written a line each, its format and its rules."""
+    form = NewTournamentForm()
+    if form.validate_on_submit():
+        rules = form.rule_set()
+        try:
+            pairs = tourney.parse_pairs(form.pairs.data or "")
+            settings = form.settings(len(pairs))
+        except tourney.TournamentError as error:
+            field = form[FIELDS.get(error.code, "pairs")]
+            field.errors = [*field.errors, fault(error)]
+        else:
+            if rules is not None:
+                tournament, _key = store.create(
+                    name=form.name.data or "",
+                    settings=settings,
+                    rules=rules,
+                    pairs=pairs,
+                    draw=form.draw.data,
+                    device=ensure_device(),
+                )
+                return redirect(url_for(".tournament", tournament_id=tournament.id))
+    status = 422 if request.method == "POST" else 200
+    return render_template("tournaments/new.html", form=form), status
+
+
+PAGES = page_cache.Kept(64)
+"""Followers' pages (the TV's, the players' phones), by tournament and its fingerprint: a page
+is rendered once per change of the tournament, however many phones follow it."""
+
+
+@bp.get("/t/<tournament_id>")
+def tournament(tournament_id: str) -> Any:
+    """The tournament: its rounds, each table's rubber, and the standings.
+
+    A follower's page is rendered once per change of the tournament and answered from one query
+    while it holds (304 to its ETag); the organizer's carries the forms of its session."""
+    seen = store.fingerprint(tournament_id, current_device())
+    if seen is None:
+        abort(404)
+    if seen.organizer or session.get("_flashes"):
+        return _render(store.GRANTS.or_404(tournament_id), seen.organizer)
+    locale = str(get_locale())
+    key = (tournament_id, seen.state, locale, request.full_path, request.host)
+    build = current_app.extensions["build_id"]
+    etag = f"{build}.{tournament_id}.{seen.etag}.{locale}"
+    answer: page_cache.Answer | None = PAGES.get(key)
+    if "HTTP_IF_NONE_MATCH" in request.environ and request.if_none_match.contains_weak(etag):
+        headers = answer.headers if answer is not None else _validators(etag)
+        return Response(status=304, headers=headers)
+    if answer is None:
+        page = _render(store.GRANTS.or_404(tournament_id), organizer=False)
+        answer = page_cache.Answer(page.encode(), seen.state[0], etag, _validators(etag))
+        again = store.fingerprint(tournament_id)
+        if again is not None and again.state == seen.state:  # its sync started no rubber
+            PAGES.put(key, answer)
+    # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
+    return answer.response(gzip_ok="gzip" in request.accept_encodings)  # type: ignore[comparison-overlap]
+
+
+def _validators(etag: str) -> list[tuple[str, str]]:
+    return page_cache.validators(etag, utcnow(), holds_edit_key=False)
+
+
+def _render(found: Tournament, organizer: bool) -> str:
+    standing = store.sync(found.id) or store.standing(found)
+    tables: dict[str, dict[str, Any]] = {}
+    if organizer:  # each table's rubber in play: its link and QR code for the table's phone
+        for rows in standing.rubbers.values():
+            rubber = rows[-1]
+            if rubber.finished:
+                continue
+            link = url_for(
+                "rubbers.grant", rubber_id=rubber.id, key=store.table_key(rubber.id), _external=True
+            )
+            tables[rubber.id] = {"link": link, "qr": qr_svg(link, rubber.team0)}
+    return render_template(
+        "tournaments/show.html", standing=standing, organizer=organizer, tables=tables
+    )
+
+
+def _organizer_write(tournament_id: str, write: Callable[[Tournament], object]) -> Response:
+    """Run one of the organizer's writes; a refusal is said above the page, nothing stored."""
+    found = store.GRANTS.editable_or_403(tournament_id)
+    try:
+        write(found)
+    except tourney.TournamentError as error:
+        db.session.rollback()
+        flash(fault(error), "conflict")
+    return redirect(url_for(".tournament", tournament_id=found.id))
+
+
+@bp.post("/t/<tournament_id>/rounds")
+def draw_round(tournament_id: str) -> Response:
+    """Draw the next Swiss round."""
+    return _organizer_write(tournament_id, writes.draw_round)
+
+
+@bp.post("/t/<tournament_id>/rounds/<int:round_number>/tables/<int:table>/walkover")
+def walkover(tournament_id: str, round_number: int, table: int) -> Response:
+    """A walkover: the pair named came, the other did not."""
+    winner = request.form.get("winner", type=int)
+    if winner is None:
+        found = store.GRANTS.editable_or_403(tournament_id)
+        return redirect(url_for(".tournament", tournament_id=found.id))
+    return _organizer_write(
+        tournament_id, lambda found: writes.walkover(found, round_number, table, winner)
+    )
+
+
+@bp.post("/t/<tournament_id>/pairs/<int:pair>/withdraw")
+def withdraw(tournament_id: str, pair: int) -> Response:
+    """A pair withdraws: its matches still to play are walkovers."""
+    return _organizer_write(tournament_id, lambda found: writes.withdraw(found, pair))

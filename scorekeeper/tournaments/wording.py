@@ -1,0 +1,66 @@
+"""The engine's refusals of a tournament, in the reader's language: a sentence per code."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from flask_babel import gettext as _
+
+from scorekeeper.engine import tournaments as tourney
+
+Sentence = Callable[[tourney.TournamentError], str]
+
+FAULTS: dict[str, Sentence] = {
+    "too_few_pairs": lambda error: _(
+        "A tournament needs at least %(low)s pairs.", low=tourney.MIN_PAIRS
+    ),
+    "too_many_pairs": lambda error: _(
+        "A tournament takes at most %(high)s pairs.", high=tourney.MAX_PAIRS
+    ),
+    "even_best_of": lambda error: _(
+        "A match is played to the best of 1, 3 or 5 rubbers, so that one pair wins it."
+    ),
+    "bad_best_of": lambda error: _(
+        "A match is played to the best of 1, 3 or 5 rubbers, so that one pair wins it."
+    ),
+    "unknown_format": lambda error: _(
+        "%(value)s is not a format: knockout, round_robin or swiss.", value=error.value
+    ),
+    "bad_rounds": lambda error: _(
+        "Only a Swiss tournament is given its rounds: from 1 to one fewer than its pairs."
+    ),
+    "bad_groups": lambda error: _(
+        "These groups do not fit the pairs: each group needs at least two pairs, and fewer "
+        "go on than it holds."
+    ),
+    "bad_third_place": lambda error: _(
+        "A match for third place needs a knockout of at least 4 pairs."
+    ),
+    "round_unfinished": lambda error: _(
+        "The next round is drawn once every match of the last one is finished."
+    ),
+    "all_rounds_drawn": lambda error: _("Every round of this tournament is drawn already."),
+    "rounds_draw_themselves": lambda error: _(
+        "This tournament's rounds are drawn by themselves; only a Swiss round is drawn by hand."
+    ),
+    "match_played": lambda error: _(
+        "A rubber of this match is finished: it was played, so it is not a walkover."
+    ),
+    "not_a_pair": lambda error: _("Pair %(value)s does not play this match.", value=error.value),
+    "bye_match": lambda error: _("This pair rests this round: there is no match to give."),
+    "no_such_match": lambda error: _("There is no such match in this tournament."),
+    "repeated_player": lambda error: _(
+        "%(value)s is in two pairs: a player plays in one pair only.", value=error.value
+    ),
+    "pair_of_one": lambda error: _("A pair is two players: %(value)s is not.", value=error.value),
+    "withdrawn": lambda error: _("Pair %(value)s has withdrawn.", value=error.value),
+}
+
+
+def fault(error: tourney.TournamentError) -> str:
+    """The sentence of an engine's refusal, naming the line it is on when it has one."""
+    sentence = FAULTS[error.code](error)
+    line = getattr(error, "line", None)
+    if line is not None:
+        return _("Line %(line)s: %(sentence)s", line=line, sentence=sentence)
+    return sentence

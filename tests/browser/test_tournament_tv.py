@@ -1,0 +1,112 @@
+"""A tournament's TV, paper and bracket on a real server in Chromium (issue 26).
+
+The TV follows results within 10 s at one request per 5 s; the print view makes a PDF with type
+of 14 px or more; the bracket scrolls sideways inside its own box on a phone."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import requests
+from playwright.sync_api import expect
+
+from tests.support.servers import CountedServer, counted_server
+
+from .test_display import TV_AGENT, tv  # noqa: F401  the fixture
+from .test_follow import NO_RELOAD, PHONE
+
+BANDEIRA = {"points": [120, 0], "all_tricks": True}
+
+
+@pytest.fixture
+def table(tmp_path: Path) -> Iterator[CountedServer]:
+    with counted_server(tmp_path / "tournament.sqlite3") as server:
+        yield server
+
+
+def new_tournament(base: str, count: int, **settings: Any) -> dict[str, Any]:
+    body = {
+        "name": "Torneio da Tasca",
+        "pairs": [{"players": [f"Ana {n}", f"Bruno {n}"]} for n in range(1, count + 1)],
+        **settings,
+    }
+    created = requests.post(f"{base}/api/v1/tournaments", json=body, timeout=10)
+    assert created.status_code == 201, created.text
+    return dict(created.json())
+
+
+def test_the_tv_follows_a_result_within_10_s_at_one_request_per_5_s(
+    table: CountedServer,
+    tv: Any,  # noqa: F811
+) -> None:
+    tournament = new_tournament(table.url, 4, format="knockout")
+    first = tournament["rounds"][0]["matches"][0]
+    tv.goto(f"{table.url}/t/{tournament['id']}/tv")
+    tv.evaluate("() => { window.sameDocument = true; }")
+    card = tv.locator(f'.table[data-table="{first["table"]}"]')
+    expect(card.locator(".games")).to_have_text("0 – 0")
+    size = card.locator(".games").evaluate("(e) => getComputedStyle(e).fontSize")
+    assert float(size.removesuffix("px")) >= 0.05 * 1080
+    start = time.monotonic()
+    tv.wait_for_timeout(1_000)
+    answer = requests.post(
+        f"{table.url}/api/v1/rubbers/{first['rubbers'][0]}/hands",
+        json=BANDEIRA,
+        headers={"X-Edit-Key": tournament["edit_key"]},
+        timeout=10,
+    )
+    assert answer.status_code == 201, answer.text
+    recorded = time.monotonic()
+    expect(card.locator(".games")).to_have_text("4 – 0", timeout=10_000)
+    assert time.monotonic() - recorded <= 10
+    expect(tv.locator(".bracket .side.winner").first).to_contain_text("Ana 1 & Bruno 1")
+    assert tv.evaluate(NO_RELOAD)
+    tv.wait_for_timeout(max(0.0, 12 - (time.monotonic() - start)) * 1000)
+    # Besides the service worker's caching of the app (static files, manifest), only its address.
+    seen = [s for s in table.counted.by(TV_AGENT, since=start) if s.path.startswith("/t/")]
+    assert {s.path for s in seen} == {f"/t/{tournament['id']}/tv"}
+    assert 1 <= len(seen) <= 3, [round(s.at - start, 1) for s in seen]
+    assert 200 in [s.status for s in seen] and 304 in [s.status for s in seen]
+
+
+def test_the_paper_prints_to_pdf_in_type_of_14_px_or_more(
+    table: CountedServer, browser: Any
+) -> None:
+    tournament = new_tournament(table.url, 8, format="knockout", third_place=True)
+    context = browser.new_context(locale="pt-PT")
+    try:
+        page = context.new_page()
+        page.goto(f"{table.url}/t/{tournament['id']}/print")
+        expect(page.get_by_role("heading", name="O sorteio")).to_be_visible()
+        page.emulate_media(media="print")
+        smallest = page.evaluate(
+            """() => Math.min(...[...document.querySelectorAll('main *')]
+                .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+                .map((e) => parseFloat(getComputedStyle(e).fontSize)))"""
+        )
+        assert smallest >= 14
+        pdf = page.pdf(format="A4")
+        assert pdf.startswith(b"%PDF") and len(pdf) > 5_000
+    finally:
+        context.close()
+
+
+def test_the_bracket_scrolls_sideways_in_its_box_on_a_phone(
+    table: CountedServer, browser: Any
+) -> None:
+    tournament = new_tournament(table.url, 16, format="knockout")
+    context = browser.new_context(**PHONE)
+    try:
+        page = context.new_page()
+        page.goto(f"{table.url}/t/{tournament['id']}/print")
+        box = page.locator(".bracket-scroll")
+        assert box.evaluate("(e) => e.scrollWidth > e.clientWidth")
+        assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth + 1")
+        label = page.locator(".bracket text.label").first
+        assert float(label.evaluate("(e) => getComputedStyle(e).fontSize").removesuffix("px")) >= 14
+    finally:
+        context.close()

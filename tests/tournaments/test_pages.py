@@ -1,0 +1,129 @@
+"""The organizer's phone: a tournament started from pasted lines, its tables, its decisions."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+
+import pytest
+from flask.testing import FlaskClient
+
+PASTED = "Ana e Bruno\nCarla / Duarte\nOs Primos: Eva, Filipe\n\nGil & Helena\n"
+
+
+@pytest.fixture
+def en(client: FlaskClient) -> FlaskClient:
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    return client
+
+
+def start(client: FlaskClient, **fields: str) -> str:
+    data = {"name": "Torneio da Tasca", "format": "knockout", "pairs": PASTED, **fields}
+    response = client.post("/t/new", data=data)
+    assert response.status_code == 302, unescape(response.get_data(as_text=True))[-3000:]
+    return response.location
+
+
+def text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
+
+
+def test_pasted_lines_make_the_pairs_and_the_draw(en: FlaskClient) -> None:
+    page = en.get(start(en)).get_data(as_text=True)
+    words = text(page)
+    # Four pairs, a bracket of 4 in seed order: 1-4, 2-3.
+    assert "Ana & Bruno 0 – 0 Gil & Helena" in words
+    assert "Carla & Duarte 0 – 0 Os Primos" in words
+    # The organizer's phone: a QR code and a link for each table's phone.
+    assert page.count('class="qr"') == 2
+    links = re.findall(r'href="(http://localhost/r/[^"]+/edit/[^"]+)"', page)
+    assert len(links) == 2
+
+
+def test_a_table_phone_opens_its_rubber_ready_to_record(
+    en: FlaskClient, client: FlaskClient
+) -> None:
+    page = en.get(start(en)).get_data(as_text=True)
+    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0]
+    table = client.application.test_client()
+    table.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    opened = table.get(link)
+    assert opened.status_code == 302
+    rubber_page = table.get(opened.location).get_data(as_text=True)
+    assert "Torneio da Tasca" in text(rubber_page) and "Round 1 · Table 1" in text(rubber_page)
+    assert 'class="hand-form"' in rubber_page  # ready to record
+    rubber_id = opened.location.rsplit("/", 1)[-1]
+    recorded = table.post(
+        f"/r/{rubber_id}/hands", data={"points": "120", "all_tricks": "y", "team": "0"}
+    )
+    assert recorded.status_code in (302, 303), recorded.get_data(as_text=True)[-2000:]
+    words = text(en.get("/t/" + page.split("/t/")[1].split("/")[0]).get_data(as_text=True))
+    assert "Ana & Bruno 1 – 0 Gil & Helena" in words
+
+
+@pytest.mark.parametrize(
+    ("pairs", "sentence"),
+    [
+        ("Ana e Bruno\nCarla\nEva e Filipe\n", "Line 2:"),
+        ("Ana e Bruno\nCarla e Duarte\nana e Filipe\n", "Line 3:"),
+        ("Ana e Bruno\nCarla e Duarte\n", "at least 3 pairs"),
+    ],
+)
+def test_a_bad_list_says_which_line_and_stores_nothing(
+    en: FlaskClient, pairs: str, sentence: str
+) -> None:
+    response = en.post("/t/new", data={"name": "T", "format": "knockout", "pairs": pairs})
+    assert response.status_code == 422
+    assert sentence in text(response.get_data(as_text=True))
+    from scorekeeper.extensions import db
+    from scorekeeper.tournaments.models import Tournament
+
+    with en.application.app_context():
+        assert db.session.query(Tournament).count() == 0
+
+
+def test_an_even_best_of_is_not_offered_and_swiss_rounds_are_checked(en: FlaskClient) -> None:
+    response = en.post(
+        "/t/new", data={"name": "T", "format": "swiss", "pairs": PASTED, "rounds": "4"}
+    )
+    assert response.status_code == 422
+    assert "Only a Swiss tournament is given its rounds" in text(response.get_data(as_text=True))
+
+
+def test_walkover_withdrawal_and_the_next_swiss_round(en: FlaskClient) -> None:
+    address = start(en, format="swiss", rounds="2")
+    tournament_id = address.rsplit("/", 1)[-1]
+    page = en.get(address).get_data(as_text=True)
+    assert "Draw round 2" not in text(page)  # round 1 is not finished
+    given = en.post(f"/t/{tournament_id}/rounds/1/tables/1/walkover", data={"winner": "1"})
+    assert given.status_code == 302
+    assert "Walkover: Ana & Bruno wins" in text(en.get(address).get_data(as_text=True))
+    # Table 2: pairs 2 and 4 play their rubber.
+    api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+    (second,) = [m for m in api["rounds"][0]["matches"] if m["table"] == 2]
+    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[-1]
+    en.get(link)
+    rubber_id = second["rubbers"][0]
+    en.post(f"/r/{rubber_id}/hands", data={"points": "120", "all_tricks": "y", "team": "0"})
+    refused = en.post(f"/t/{tournament_id}/rounds/1/tables/2/walkover", data={"winner": "4"})
+    assert refused.status_code == 302
+    assert "it was played" in text(en.get(address).get_data(as_text=True))
+    assert "Draw round 2" in text(en.get(address).get_data(as_text=True))
+    drawn = en.post(f"/t/{tournament_id}/rounds")
+    assert drawn.status_code == 302
+    assert "Round 2" in text(en.get(address).get_data(as_text=True))
+    gone = en.post(f"/t/{tournament_id}/pairs/3/withdraw")
+    assert gone.status_code == 302
+    api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+    assert [pair["withdrawn"] for pair in api["pairs"]] == [False, False, True, False]
+
+
+def test_a_phone_without_the_edit_link_sees_no_organizer_tools(en: FlaskClient) -> None:
+    address = start(en)
+    other = en.application.test_client()
+    other.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    page = other.get(address).get_data(as_text=True)
+    assert 'class="qr"' not in page and "withdraws" not in page
+    tournament_id = address.rsplit("/", 1)[-1]
+    refused = other.post(f"/t/{tournament_id}/pairs/1/withdraw")
+    assert refused.status_code == 403
