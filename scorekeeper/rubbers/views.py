@@ -357,6 +357,9 @@ def next_rubber(rubber_id: str) -> Response:
     key = store.next_edit_key(held) if held and store.key_matches(previous, held) else None
     # One next rubber per rubber: a second tap, or the other phone's, lands on the same one.
     following = store.next_rubber_of(previous)
+    if following is None and previous.tournament_id is not None:
+        # A match's next rubber is its tournament's to start; a decided match has none.
+        return redirect(url_for("tournaments.tournament", tournament_id=previous.tournament_id))
     if following is None:
         try:
             following, key = store.create_rubber(

@@ -127,3 +127,30 @@ def test_a_phone_without_the_edit_link_sees_no_organizer_tools(en: FlaskClient) 
     tournament_id = address.rsplit("/", 1)[-1]
     refused = other.post(f"/t/{tournament_id}/pairs/1/withdraw")
     assert refused.status_code == 403
+
+
+def test_a_table_phone_goes_on_to_the_matchs_next_rubber(en: FlaskClient) -> None:
+    address = start(en, best_of="3")
+    page = en.get(address).get_data(as_text=True)
+    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0]
+    table = en.application.test_client()
+    table.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    first = table.get(link).location.rsplit("/", 1)[-1]
+    table.post(f"/r/{first}/hands", data={"points": "120", "all_tricks": "y", "team": "0"})
+    finished = table.get(f"/r/{first}").get_data(as_text=True)
+    following = re.search(r'href="/r/([^"]+)" data-follow-next', finished)
+    assert following is not None, "the match's next rubber, linked for the table's phone"
+    assert "Next rubber, same table" not in text(finished)  # never a rubber outside the match
+    second = following.group(1)
+    assert table.get(f"/r/{second}").status_code == 200
+    assert 'class="hand-form"' in table.get(f"/r/{second}").get_data(as_text=True)
+    table.post(f"/r/{second}/hands", data={"points": "120", "all_tricks": "y", "team": "0"})
+    from scorekeeper.extensions import db
+    from scorekeeper.rubbers.models import Rubber
+
+    with en.application.app_context():
+        before = db.session.query(Rubber).count()
+    decided = table.post(f"/r/{second}/next")
+    assert decided.status_code == 302 and "/t/" in decided.location
+    with en.application.app_context():
+        assert db.session.query(Rubber).count() == before
