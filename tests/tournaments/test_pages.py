@@ -154,3 +154,19 @@ def test_a_table_phone_goes_on_to_the_matchs_next_rubber(en: FlaskClient) -> Non
     assert decided.status_code == 302 and "/t/" in decided.location
     with en.application.app_context():
         assert db.session.query(Rubber).count() == before
+
+
+def test_the_page_leads_to_the_tv_the_paper_and_the_files(en: FlaskClient) -> None:
+    page = en.get(start(en)).get_data(as_text=True)
+    links = re.findall(
+        r'href="(/t/[^"/]+/(?:tv|print|bracket\.svg|standings\.csv|export\.json))"', page
+    )
+    assert [link.rsplit("/", 1)[-1] for link in links] == [
+        "tv",
+        "print",
+        "bracket.svg",
+        "standings.csv",
+        "export.json",
+    ]
+    for link in links:
+        assert en.get(link).status_code == 200, link
