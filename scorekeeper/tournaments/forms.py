@@ -5,7 +5,14 @@ from __future__ import annotations
 from typing import Any, cast
 
 from flask_babel import lazy_gettext as _l
-from wtforms import BooleanField, IntegerField, SelectField, StringField, TextAreaField
+from wtforms import (
+    BooleanField,
+    HiddenField,
+    IntegerField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.validators import DataRequired, Length, Optional
 
 from scorekeeper import engine
@@ -88,6 +95,8 @@ class NewTournamentForm(Form):
         render_kw={"inputmode": "numeric"},
     )
     third_place = BooleanField(_l("A match for third place"))
+    group = HiddenField()
+    """The group whose history the matches join (from its page), if any."""
     # The rules as a rubber's: the same fields, read the same way.
     preset = NewRubberForm.preset
     games_to_win = NewRubberForm.games_to_win

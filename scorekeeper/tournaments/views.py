@@ -24,6 +24,7 @@ from werkzeug.wrappers import Response
 
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
+from scorekeeper.groups import store as group_store
 from scorekeeper.tournaments import bp, store, writes
 from scorekeeper.tournaments.forms import NewTournamentForm
 from scorekeeper.tournaments.models import Tournament
@@ -52,8 +53,16 @@ FIELDS = {
 
 @bp.route("/t/new", methods=["GET", "POST"])
 def new_tournament() -> Any:
-    """Start a tournament: its pairs written a line each, its format and its rules."""
+    """Start a tournament: its pairs written a line each, its format and its rules.
+
+    From a group's page (``?group=``, for a phone that may change the group), every match's
+    rubber joins the group's history, statistics and ratings."""
     form = NewTournamentForm()
+    if request.method == "GET":
+        form.group.data = request.args.get("group", "")
+    group = group_store.get(form.group.data) if form.group.data else None
+    if group is not None and not group_store.can_edit(current_device(), group):
+        abort(403)
     if form.validate_on_submit():
         rules = form.rule_set()
         try:
@@ -70,11 +79,12 @@ def new_tournament() -> Any:
                     rules=rules,
                     pairs=pairs,
                     draw=form.draw.data,
+                    group_id=group.id if group is not None else None,
                     device=ensure_device(),
                 )
                 return redirect(url_for(".tournament", tournament_id=tournament.id))
     status = 422 if request.method == "POST" else 200
-    return render_template("tournaments/new.html", form=form), status
+    return render_template("tournaments/new.html", form=form, group=group), status
 
 
 PAGES = page_cache.Kept(64)

@@ -170,3 +170,29 @@ def test_the_page_leads_to_the_tv_the_paper_and_the_files(en: FlaskClient) -> No
     ]
     for link in links:
         assert en.get(link).status_code == 200, link
+
+
+def test_a_tournament_in_a_group_counts_in_its_history_and_statistics(en: FlaskClient) -> None:
+    made = en.post("/groups/new", data={"name": "Tasca do Zé"})
+    group_id = made.location.rsplit("/", 1)[-1]
+    assert f"/t/new?group={group_id}" in en.get(f"/g/{group_id}").get_data(as_text=True)
+    form = en.get(f"/t/new?group={group_id}").get_data(as_text=True)
+    assert "Every match joins the history and statistics of Tasca do Zé." in text(form)
+    address = start(en, group=group_id)
+    page = en.get(address).get_data(as_text=True)
+    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0]
+    rubber_id = en.get(link).location.rsplit("/", 1)[-1]
+    en.post(f"/r/{rubber_id}/hands", data={"points": "120", "all_tricks": "y", "team": "0"})
+    stats = en.get(f"/api/v1/groups/{group_id}/stats").get_json()
+    players = {player["name"]: player for player in stats["players"]}
+    assert players["Ana"]["rubbers"] == 1 and players["Ana"]["won"] == 1
+    assert players["Helena"]["rubbers"] == 1 and players["Helena"]["won"] == 0
+    assert rubber_id in en.get(f"/g/{group_id}").get_data(as_text=True)
+
+
+def test_a_group_the_phone_may_not_change_is_refused(en: FlaskClient) -> None:
+    made = en.post("/groups/new", data={"name": "Tasca do Zé"})
+    group_id = made.location.rsplit("/", 1)[-1]
+    other = en.application.test_client()
+    data = {"name": "T", "format": "knockout", "pairs": PASTED, "group": group_id}
+    assert other.post("/t/new", data=data).status_code == 403
