@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.groups import store as group_store
-from scorekeeper.tournaments import bp, store, writes
+from scorekeeper.tournaments import bp, display, shown, store, writes
 from scorekeeper.tournaments.forms import NewTournamentForm
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
@@ -101,18 +101,18 @@ def tournament(tournament_id: str) -> Any:
     seen = store.fingerprint(tournament_id, current_device())
     if seen is None:
         abort(404)
-    if seen.organizer or session.get("_flashes"):
-        return _render(store.GRANTS.or_404(tournament_id), seen.organizer)
     locale = str(get_locale())
-    key = (tournament_id, seen.state, locale, request.full_path, request.host)
     build = current_app.extensions["build_id"]
-    etag = f"{build}.{tournament_id}.{seen.etag}.{locale}"
-    answer: page_cache.Answer | None = PAGES.get(key)
+    kind = "organizer" if seen.organizer else "follower"
+    etag = f"{build}.{tournament_id}.{seen.etag}.{locale}.{kind}"
     if "HTTP_IF_NONE_MATCH" in request.environ and request.if_none_match.contains_weak(etag):
-        headers = answer.headers if answer is not None else _validators(etag)
-        return Response(status=304, headers=headers)
+        return Response(status=304, headers=_validators(etag))
+    if seen.organizer or session.get("_flashes"):
+        return _render(store.GRANTS.or_404(tournament_id), seen.organizer, etag)
+    key = (tournament_id, seen.state, locale, request.full_path, request.host)
+    answer: page_cache.Answer | None = PAGES.get(key)
     if answer is None:
-        page = _render(store.GRANTS.or_404(tournament_id), organizer=False)
+        page = _render(store.GRANTS.or_404(tournament_id), False, etag)
         answer = page_cache.Answer(page.encode(), seen.state[0], etag, _validators(etag))
         again = store.fingerprint(tournament_id)
         if again is not None and again.state == seen.state:  # its sync started no rubber
@@ -125,7 +125,10 @@ def _validators(etag: str) -> list[tuple[str, str]]:
     return page_cache.validators(etag, utcnow(), holds_edit_key=False)
 
 
-def _render(found: Tournament, organizer: bool) -> str:
+def _render(found: Tournament, organizer: bool, etag: str) -> str:
+    """The page: the round in play with each table's cross, the rounds, standings, bracket.
+
+    ``etag`` is the page's own, which it follows the tournament with (app.js, every 5 s)."""
     standing = store.sync(found.id) or store.standing(found)
     tables: dict[str, dict[str, Any]] = {}
     if organizer:  # each table's rubber in play: its link and QR code for the table's phone
@@ -137,8 +140,16 @@ def _render(found: Tournament, organizer: bool) -> str:
                 "rubbers.grant", rubber_id=rubber.id, key=store.table_key(rubber.id), _external=True
             )
             tables[rubber.id] = {"link": link, "qr": qr_svg(link, rubber.team0)}
+    current = display.round_in_play(standing.fold)
     return render_template(
-        "tournaments/show.html", standing=standing, organizer=organizer, tables=tables
+        "tournaments/show.html",
+        standing=standing,
+        organizer=organizer,
+        tables=tables,
+        in_play=display.tables(standing, current),
+        bracket=shown.drawing(standing),
+        bracket_title=display.bracket_title(standing),
+        follow_tag=etag,
     )
 
 

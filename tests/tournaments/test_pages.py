@@ -196,3 +196,25 @@ def test_a_group_the_phone_may_not_change_is_refused(en: FlaskClient) -> None:
     other = en.application.test_client()
     data = {"name": "T", "format": "knockout", "pairs": PASTED, "group": group_id}
     assert other.post("/t/new", data=data).status_code == 403
+
+
+def test_the_page_follows_the_tournament_with_its_etag(en: FlaskClient) -> None:
+    address = start(en)
+    follower = en.application.test_client()
+    follower.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    page = follower.get(address)
+    html = page.get_data(as_text=True)
+    tag = re.search(r'<main data-follow="([^"]+)"', html)
+    assert tag is not None
+    # The round in play, each table's rubber with its cross; the bracket drawn as a bracket.
+    assert html.count('class="tables-in-play"') == 1 and html.count('class="cross') >= 2
+    assert '<svg xmlns="http://www.w3.org/2000/svg" class="bracket"' in html
+    unchanged = follower.get(address, headers={"If-None-Match": f'"{tag.group(1)}"'})
+    assert unchanged.status_code == 304
+    organizer = en.get(address).get_data(as_text=True)
+    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', organizer)[0]
+    rubber_id = en.get(link).location.rsplit("/", 1)[-1]
+    en.post(f"/r/{rubber_id}/hands", data={"points": "80", "team": "0"})
+    changed = follower.get(address, headers={"If-None-Match": f'"{tag.group(1)}"'})
+    assert changed.status_code == 200
+    assert "Ana & Bruno 1 – 0 Gil & Helena" in text(changed.get_data(as_text=True))
