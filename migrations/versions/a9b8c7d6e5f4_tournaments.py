@@ -70,6 +70,8 @@ def upgrade():
         sa.Column('round', sa.Integer(), nullable=False),
         sa.Column('table', sa.Integer(), nullable=False),
         sa.Column('seq', sa.Integer(), nullable=False),
+        sa.Column('pair0', sa.Integer(), nullable=False),
+        sa.Column('pair1', sa.Integer(), nullable=False),
         sa.ForeignKeyConstraint(['rubber_id'], ['rubbers.id'], ),
         sa.ForeignKeyConstraint(['tournament_id'], ['tournaments.id'], ),
         sa.PrimaryKeyConstraint('rubber_id'),

@@ -104,6 +104,10 @@ class MatchRubber(Model):
     table: Mapped[int]
     seq: Mapped[int]
     """1 for the match's first rubber, 2 for the next..."""
+    pair0: Mapped[int]
+    pair1: Mapped[int]
+    """The pairs it was started for, its team 0 and team 1: it counts for the match while they
+    are the match's (a corrected result may give a later match other pairs)."""
 
 
 class DeviceTournament(GrantColumns, Model):

@@ -145,17 +145,43 @@ def _result(rubber: Rubber) -> tourney.RubberResult:
 
 
 def standing(tournament: Tournament) -> Standing:
-    """Where the tournament stands: the engine's fold of what is stored."""
+    """Where the tournament stands: the engine's fold of what is stored.
+
+    A match's rubbers are those started for its two pairs: a result corrected earlier in the
+    tournament may change who plays a later match (a knockout's next match, a group's
+    qualifiers), and the rubbers started for the pairs that were to play it no longer count
+    there. They stay stored, as every rubber does, and the match starts a rubber of its own."""
     rows = db.session.execute(
         sa.select(MatchRubber, Rubber)
         .join(Rubber, Rubber.id == MatchRubber.rubber_id)
         .where(MatchRubber.tournament_id == tournament.id)
         .order_by(MatchRubber.round, MatchRubber.table, MatchRubber.seq)
     ).all()
-    rubbers_of: dict[tuple[int, int], list[Rubber]] = defaultdict(list)
+    links: dict[tuple[int, int], list[tuple[MatchRubber, Rubber]]] = defaultdict(list)
     for link, rubber in rows:
-        rubbers_of[link.round, link.table].append(rubber)
-    return Standing(tournament, _fold(tournament, rubbers_of), dict(rubbers_of))
+        links[link.round, link.table].append((link, rubber))
+    wrong: set[str] = set()
+    while True:  # each pass settles at least one more round: as many as the rounds at most
+        rubbers_of = {
+            place: [rubber for link, rubber in found if link.rubber_id not in wrong]
+            for place, found in links.items()
+        }
+        rubbers_of = {place: found for place, found in rubbers_of.items() if found}
+        fold = _fold(tournament, rubbers_of)
+        pairs = {
+            (match.round, match.table): match.pairs
+            for drawn in fold.rounds
+            for match in drawn.matches
+        }
+        mismatched = {
+            link.rubber_id
+            for place, found in links.items()
+            for link, _rubber in found
+            if link.rubber_id not in wrong and pairs.get(place) != (link.pair0, link.pair1)
+        }
+        if not mismatched:
+            return Standing(tournament, fold, rubbers_of)
+        wrong |= mismatched
 
 
 def table_key(rubber_id: str) -> str:
@@ -205,7 +231,7 @@ def _start_rubber(current: Standing, match: tourney.Match, previous: Rubber | No
     assert second is not None  # a bye needs no rubber
     pairs = (current.pair(first), current.pair(second))
     rubber_id = tokens.new_token()
-    seq = len(current.rubbers.get((match.round, match.table), [])) + 1
+    seq = _places_taken(tournament.id, match.round, match.table) + 1
     first_dealer = 0
     if previous is not None:  # the deal goes on round
         first_dealer = previous.dealer if previous.dealer is not None else previous.state().dealer
@@ -218,6 +244,8 @@ def _start_rubber(current: Standing, match: tourney.Match, previous: Rubber | No
             round=match.round,
             table=match.table,
             seq=seq,
+            pair0=first,
+            pair1=second,
         )
     )
     try:
@@ -242,6 +270,21 @@ def _start_rubber(current: Standing, match: tourney.Match, previous: Rubber | No
         for device in devices:
             rubbers.grant(device, rubber)
     return True
+
+
+def _places_taken(tournament_id: str, round_number: int, table: int) -> int:
+    """The rubbers ever started at this match's place, its pairs' or not."""
+    return int(
+        db.session.execute(
+            sa.select(sa.func.count())
+            .select_from(MatchRubber)
+            .where(
+                MatchRubber.tournament_id == tournament_id,
+                MatchRubber.round == round_number,
+                MatchRubber.table == table,
+            )
+        ).scalar_one()
+    )
 
 
 def written(rubber_id: str, *, tournament_id: str) -> None:

@@ -212,3 +212,27 @@ def test_a_follower_polls_with_its_etag(client: FlaskClient) -> None:
         headers={"If-None-Match": first.headers["ETag"], **EN},
     )
     assert changed.status_code == 200
+
+
+def test_a_corrected_result_gives_the_next_match_its_own_pairs(client: FlaskClient) -> None:
+    tournament = create(client, format="knockout", pairs=pairs(4))
+    current = play_round(client, tournament, 1)
+    (final,) = matches(current, 2)
+    assert final["pairs"] == [1, 2] and len(final["rubbers"]) == 1
+    old_final = final["rubbers"][0]
+    (semi,) = [m for m in matches(current, 1) if 4 in m["pairs"]]
+    undone = client.delete(
+        f"/api/v1/rubbers/{semi['rubbers'][0]}/hands/last",
+        json={},
+        headers=key(tournament),
+    )
+    assert undone.status_code == 200, undone.get_json()
+    current = state(client, tournament)
+    assert [m["pairs"] for d in current["rounds"] if d["number"] == 2 for m in d["matches"]] == []
+    win_rubber(client, tournament, semi["rubbers"][0], semi["pairs"].index(4))
+    current = state(client, tournament)
+    (final,) = matches(current, 2)
+    assert final["pairs"] == [4, 2]
+    assert final["rubbers"] and old_final not in final["rubbers"]
+    rubber = client.get(f"/api/v1/rubbers/{final['rubbers'][0]}", headers=EN).get_json()
+    assert rubber["players"] == ["Ana 4", "Ana 2", "Bruno 4", "Bruno 2"]
