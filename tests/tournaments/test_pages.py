@@ -218,3 +218,12 @@ def test_the_page_follows_the_tournament_with_its_etag(en: FlaskClient) -> None:
     changed = follower.get(address, headers={"If-None-Match": f'"{tag.group(1)}"'})
     assert changed.status_code == 200
     assert "Ana & Bruno 1 – 0 Gil & Helena" in text(changed.get_data(as_text=True))
+
+
+def test_the_draw_is_shown_and_kept(en: FlaskClient) -> None:
+    address = start(en, draw="random")
+    first = text(en.get(address).get_data(as_text=True))
+    assert "The draw: seeds drawn at random" in first
+    seeds = re.findall(r"(\w+ & \w+|Os Primos \(Eva & Filipe\)) · line (\d) of the list", first)
+    assert sorted(line for _pair, line in seeds) == ["1", "2", "3", "4"]
+    assert text(en.get(address).get_data(as_text=True)) == first  # kept, not drawn again
