@@ -80,10 +80,7 @@ def dress(form: NewRubberForm) -> None:
     Each house rule's "as the preset says" says the preset's value; the target shows the
     preset's when none was typed; the first dealer's list names the players typed, each seat
     its number when empty (static/rules.js follows the typing)."""
-    _show_preset_values(form)
-    preset = engine.PRESETS.get(str(form.preset.data), engine.PRESETS["portugal"])
-    if form.games_to_win.data is None and not form.games_to_win.raw_data:
-        form.games_to_win.data = preset.games_to_win
+    dress_rules(form)
     dealer = _select(form, "first_dealer")
     seats = [str(choice.label) for choice in dealer.choices[:4]]
     names = [(form[f"player{seat}"].data or "").strip() for seat in range(4)]
@@ -92,6 +89,17 @@ def dress(form: NewRubberForm) -> None:
         *dealer.choices[4:],
     ]
     dealer.render_kw = {"data-seats": json.dumps(seats, ensure_ascii=False)}
+
+
+def dress_rules(form: NewRubberForm) -> None:
+    """The rules' part of :func:`dress`, for any form with a rubber's rules (a tournament's).
+
+    Each house rule's "as the preset says" says the preset's value; the target shows the
+    preset's when none was typed."""
+    _show_preset_values(form)
+    preset = engine.PRESETS.get(str(form.preset.data), engine.PRESETS["portugal"])
+    if form.games_to_win.data is None and not form.games_to_win.raw_data:
+        form.games_to_win.data = preset.games_to_win
 
 
 def _select(form: NewRubberForm, name: str) -> Any:

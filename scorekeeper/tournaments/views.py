@@ -7,7 +7,7 @@ draws the next Swiss round."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from flask import (
     abort,
@@ -25,6 +25,8 @@ from werkzeug.wrappers import Response
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.groups import store as group_store
+from scorekeeper.rubbers import house_rules
+from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.tournaments import bp, display, shown, store, writes
 from scorekeeper.tournaments.forms import NewTournamentForm
 from scorekeeper.tournaments.models import Tournament
@@ -84,6 +86,7 @@ def new_tournament() -> Any:
                 )
                 return redirect(url_for(".tournament", tournament_id=tournament.id))
     status = 422 if request.method == "POST" else 200
+    house_rules.dress_rules(cast(NewRubberForm, form))  # the preset's values, as a rubber's
     return render_template("tournaments/new.html", form=form, group=group), status
 
 

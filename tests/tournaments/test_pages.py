@@ -227,3 +227,9 @@ def test_the_draw_is_shown_and_kept(en: FlaskClient) -> None:
     seeds = re.findall(r"(\w+ & \w+|Os Primos \(Eva & Filipe\)) · line (\d) of the list", first)
     assert sorted(line for _pair, line in seeds) == ["1", "2", "3", "4"]
     assert text(en.get(address).get_data(as_text=True)) == first  # kept, not drawn again
+
+
+def test_the_form_asks_the_rules_as_a_rubbers_with_the_presets_values(en: FlaskClient) -> None:
+    form = en.get("/t/new").get_data(as_text=True)
+    assert re.search(r'<input[^>]+id="games_to_win"[^>]+value="4"', form)
+    assert "as the preset says: the next hand is worth one more game" in text(form)
