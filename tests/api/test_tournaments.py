@@ -236,3 +236,19 @@ def test_a_corrected_result_gives_the_next_match_its_own_pairs(client: FlaskClie
     assert final["rubbers"] and old_final not in final["rubbers"]
     rubber = client.get(f"/api/v1/rubbers/{final['rubbers'][0]}", headers=EN).get_json()
     assert rubber["players"] == ["Ana 4", "Ana 2", "Bruno 4", "Bruno 2"]
+
+
+def test_a_tournament_in_a_group_needs_the_groups_key(client: FlaskClient) -> None:
+    group = client.post("/api/v1/groups", json={"name": "Tasca"}, headers=EN).get_json()
+    body = {"name": "T", "format": "knockout", "pairs": pairs(4), "group": group["id"]}
+    refused = client.post("/api/v1/tournaments", json=body, headers=EN)
+    assert refused.status_code == 403
+    made = client.post(
+        "/api/v1/tournaments", json=body, headers={"X-Group-Key": group["edit_key"], **EN}
+    )
+    assert made.status_code == 201, made.get_json()
+    tournament = made.get_json()
+    assert tournament["group"] == group["id"]
+    win_rubber(client, tournament, matches(tournament, 1)[0]["rubbers"][0], 0)
+    stats = client.get(f"/api/v1/groups/{group['id']}/stats", headers=EN).get_json()
+    assert {player["name"] for player in stats["players"]} >= {"Ana 1", "Bruno 1", "Ana 4"}
