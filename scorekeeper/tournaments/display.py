@@ -84,6 +84,9 @@ def bracket_svg(tournament_id: str) -> Response:
 @bp.get("/t/<tournament_id>/tv")
 def tv(tournament_id: str) -> Response:
     """The tournament's TV, for the room: the round in play, the standings or the bracket."""
+    not_modified = shown.unchanged(tournament_id, "tv")
+    if not_modified is not None:  # its poll every 5 s, while nothing changed
+        return not_modified
     standing = shown.read(tournament_id)
     tag = shown.etag(standing, "tv")
     current = round_in_play(standing.fold)
