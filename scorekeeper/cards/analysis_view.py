@@ -168,15 +168,15 @@ def _line(
     if item.cost:
         intro = _(
             "Instead of %(played)s, %(best)s: %(team)s would have made %(points)s.",
-            played=wording.card_face(item.card),
-            best=wording.card_face(line[0]),
+            played=wording.card_with_article(item.card, "of the"),
+            best=wording.card_with_article(line[0], "the"),
             team=teams[team],
             points=item.best[team],
         )
     else:
         intro = _(
             "%(played)s was one of the best cards: from here on, best play by all four.",
-            played=wording.card_face(item.card),
+            played=wording.card_with_article(item.card, "The"),
         )
     end = shown[-1].taken
     known = {offset + i + 1 for i, found in enumerate(lines) if found is not None}
@@ -206,7 +206,7 @@ def _turning_words(card: CardAnalysis, rules: engine.RuleSet, teams: tuple[str, 
     team = engine.team_of(card.seat)
     return _(
         "With %(card)s in trick %(trick)s, %(team)s would have made %(points)s: %(games)s.",
-        card=_faces(card.best_cards[:1]),
+        card=wording.card_with_article(card.best_cards[0], "the"),
         trick=card.trick,
         team=teams[team],
         points=card.best[team],

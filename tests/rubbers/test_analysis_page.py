@@ -304,3 +304,43 @@ def test_the_line_is_worded_in_each_language(
     assert f"data-line-intro>{intro}<" in html
     assert f"data-line-end>{end}<" in html
     assert "uma das melhores sequências" in html
+
+
+@pytest.mark.parametrize(
+    ("language", "instead", "one_of_the_best", "turning"),
+    [
+        (
+            "pt-PT",
+            "Em vez do 4♦, a D♦: Eles faziam 75.",
+            "A D♠ era uma das melhores cartas",
+            "Com o 4♣ na 3.ª vaza",
+        ),
+        (
+            "pt-BR",
+            "Em vez do 4♦, a D♦: Eles teriam feito 75.",
+            "A D♠ era uma das melhores cartas",
+            "Com o 4♣ na 3ª vaza",
+        ),
+        ("en", "Instead of 4♦, Q♦: Eles would have made 75.", "Q♠ was one of", "With 4♣ in"),
+    ],
+)
+def test_a_dama_takes_the_feminine_article(
+    app: Flask, en: FlaskClient, language: str, instead: str, one_of_the_best: str, turning: str
+) -> None:
+    """Issue 27, item 3: "Em vez do 3♣, o Q♣" read "a"; the dama is feminine, English has none."""
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    _record, analysis, lines = expected()
+    item, line = analysis.cards[25], lines[25]  # seat 1's 4D in trick 7; the QD kept 75
+    assert (str(item.card), item.cost, item.best[1]) == ("4D", 2, 75)
+    assert line is not None and str(line[0]) == "QD"
+    assert str(analysis.cards[6].card) == "QS" and analysis.cards[6].cost == 0
+    reader = app.test_client()
+    reader.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    html = text(reader.get(page + "/hands/1/analysis?from=26"))
+    assert f"data-line-intro>{instead}<" in html
+    html = text(reader.get(page + "/hands/1/analysis?from=7"))
+    assert re.search(rf"data-line-intro>{one_of_the_best}", html)
+    turned = re.search(r"data-turning>([^<]*)<", html)
+    assert turned and turned.group(1).startswith(turning), turned
