@@ -30,6 +30,10 @@ class CardView:
     card: str
     suit: str
     cost: int
+    cost_words: str
+    """Its cost and to whom, "−2 pontos para Nós", when it cost something."""
+    against: str
+    """What the cost is measured against, with the team's value before and after the card."""
     best: str
     """The best cards instead, in a sentence, when this one cost something."""
     step: int | None
@@ -104,7 +108,17 @@ def facts(
             else ""
         )
         face = wording.card_face(card.card)
-        view = CardView(players[card.seat], face, card.card.suit.value, card.cost, best, step)
+        cost_words, against = _cost_words(card, teams) if card.cost else ("", "")
+        view = CardView(
+            players[card.seat],
+            face,
+            card.card.suit.value,
+            card.cost,
+            cost_words,
+            against,
+            best,
+            step,
+        )
         tricks.setdefault(card.trick, []).append(view)
     line = None
     if chosen is not None and chosen in steps:
@@ -122,6 +136,29 @@ def facts(
         "line": line,
         "older": "lines" not in row.result,
     }
+
+
+def _cost_words(card: CardAnalysis, teams: tuple[str, str]) -> tuple[str, str]:
+    """A costly card's cost for its team, then what it is measured against, in the line's terms.
+
+    The engine's values: the team's points with best play by all from before the card (what
+    the line from it says the team "would have made") and from after it."""
+    team = engine.team_of(card.seat)
+    return (
+        ngettext(
+            "−%(num)s point for %(team)s",
+            "−%(num)s points for %(team)s",
+            card.cost,
+            team=teams[team],
+        ),
+        _(
+            "against best play by all from here on: %(team)s would have made %(before)s "
+            "before this card, %(after)s after it",
+            team=teams[team],
+            before=card.best[team],
+            after=card.value[team],
+        ),
+    )
 
 
 def _line(

@@ -344,3 +344,48 @@ def test_a_dama_takes_the_feminine_article(
     assert re.search(rf"data-line-intro>{one_of_the_best}", html)
     turned = re.search(r"data-turning>([^<]*)<", html)
     assert turned and turned.group(1).startswith(turning), turned
+
+
+def trick_text(html: str, number: int) -> str:
+    found = re.search(rf'<li value="{number}" data-trick="{number}">(.*?)</li>', html, re.S)
+    assert found, number
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1))).replace(" ,", ",").strip()
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "pt-PT",
+            "Lugar 2: 4♦ −2 pontos para Eles, contra o melhor jogo de todos a partir daqui: "
+            "Eles faziam 75 antes desta carta, 73 depois dela; a melhor carta era D♦",
+        ),
+        (
+            "pt-BR",
+            "Lugar 2: 4♦ −2 pontos para Eles, contra o melhor jogo de todos a partir daqui: "
+            "Eles teriam feito 75 antes desta carta, 73 depois dela; a melhor carta era D♦",
+        ),
+        (
+            "en",
+            "Seat 2: 4♦ −2 points for Eles, against best play by all from here on: "
+            "Eles would have made 75 before this card, 73 after it; the best card was Q♦",
+        ),
+    ],
+)
+def test_a_cost_says_for_which_team_and_against_what(
+    app: Flask, en: FlaskClient, language: str, said: str
+) -> None:
+    """Issue 27, item 1: "−2 pontos" said neither whose points nor against what."""
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    _record, analysis, _lines = expected()
+    item = analysis.cards[25]  # seat 1's 4D, trick 7: Eles 75 with the QD, 73 after the 4D
+    assert (item.trick, item.cost, item.best[1], item.value[1]) == (7, 2, 75, 73)
+    reader = app.test_client()
+    reader.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    shown = trick_text(text(reader.get(page + "/hands/1/analysis")), 7)
+    assert said in shown, shown
+    assert "Lugar 1: 3♦ −3 pontos para Nós," in shown or language != "pt-PT"
+    # A card that cost the team nothing says nothing of a cost.
+    assert shown.count("−") == 3  # the 3D (−3), 4D (−2) and AD (−3); not the 2D
