@@ -18,7 +18,7 @@ from scorekeeper import engine
 from scorekeeper.background import work
 from scorekeeper.background.models import Analysis
 from scorekeeper.engine import analysis as solver
-from scorekeeper.engine.analysis import CardAnalysis, games_of, turning_card
+from scorekeeper.engine.analysis import CardAnalysis, costliest, games_of, turning_card
 from scorekeeper.web import wording
 
 RECORD_CARDS = work.RECORD_CARDS
@@ -38,6 +38,15 @@ class CardView:
     """The best cards instead, in a sentence, when this one cost something."""
     step: int | None
     """Its place in the hand, 1 to 40, where its best line is known (the page's ``?from=``)."""
+
+
+@dataclass(frozen=True)
+class CostlyView:
+    """One of the costliest cards, in the summary: who played it where, and what it cost."""
+
+    card: str
+    cost_words: str
+    step: int | None
 
 
 @dataclass(frozen=True)
@@ -120,6 +129,15 @@ def facts(
             step,
         )
         tricks.setdefault(card.trick, []).append(view)
+    step_of = {id(card): step for card, step in zip(analysis.cards, steps, strict=True)}
+    costly = [
+        CostlyView(
+            _card_in_trick(card, players),
+            _cost_words(card, teams)[0],
+            step_of[id(card)],
+        )
+        for card in costliest(analysis)
+    ]
     line = None
     if chosen is not None and chosen in steps:
         line = _line(row, analysis, lines, chosen, (teams, players))
@@ -129,6 +147,8 @@ def facts(
         "played_games": games_words(analysis.played, rules, teams),
         "value_games": games_words(analysis.value, rules, teams) if analysis.value else None,
         "turning": _turning_words(turning, rules, teams) if turning is not None else None,
+        "turning_card": _card_in_trick(turning, players) if turning is not None else None,
+        "costliest": costly,
         "tricks": sorted(tricks.items()),
         "incomplete": None
         if analysis.complete
@@ -136,6 +156,16 @@ def facts(
         "line": line,
         "older": "lines" not in row.result,
     }
+
+
+def _card_in_trick(card: CardAnalysis, players: list[str]) -> str:
+    """Who played a card, and where: "Lugar 4: 2♥ na 3.ª vaza"."""
+    return _(
+        "%(player)s: %(card)s in trick %(trick)s",
+        player=players[card.seat],
+        card=wording.card_face(card.card),
+        trick=card.trick,
+    )
 
 
 def _cost_words(card: CardAnalysis, teams: tuple[str, str]) -> tuple[str, str]:

@@ -130,7 +130,8 @@ def test_each_card_leads_to_the_best_line_from_it(en: FlaskClient) -> None:
     html = text(en.get(analysis_page))
     assert "data-analysis-result" in html and "data-line=" not in html
     # Every card is a link to its line: ?from=1 to ?from=40.
-    steps = [int(n) for n in re.findall(r'href="\?from=(\d+)#line"', html)]
+    tricks_part = html[html.index('id="tricks"') :]  # the summary's links are its own
+    steps = [int(n) for n in re.findall(r'href="\?from=(\d+)#line"', tricks_part)]
     assert steps == list(range(1, 41))
 
     record, analysis, lines = expected()
@@ -389,3 +390,45 @@ def test_a_cost_says_for_which_team_and_against_what(
     assert "Lugar 1: 3♦ −3 pontos para Nós," in shown or language != "pt-PT"
     # A card that cost the team nothing says nothing of a cost.
     assert shown.count("−") == 3  # the 3D (−3), 4D (−2) and AD (−3); not the 2D
+
+
+def test_the_page_opens_with_a_summary_of_the_hand(app: Flask, en: FlaskClient) -> None:
+    """Issue 27, item 2: played, best from the first card, the costliest cards, the turn."""
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    _record, analysis, _lines = expected()
+    assert (analysis.played, analysis.value) == ((48, 72), (52, 68))
+    costs = sorted(
+        ((card.cost, i) for i, card in enumerate(analysis.cards) if card.cost),
+        key=lambda pair: (-pair[0], pair[1]),
+    )
+    assert costs[:3] == [(15, 11), (10, 10), (4, 29)]  # the AC, the 2H, the KD
+    html = text(app.test_client().get(page + "/hands/1/analysis"))  # pt-PT
+    summary = re.search(r"<section[^>]*data-summary[^>]*>(.*?)</section>", html, re.S)
+    assert summary, html
+    assert html.index("data-summary") < html.index('id="tricks"')
+    box = summary.group(1)
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box)).replace(" ,", ",").replace(" .", ".")
+    assert "Jogado Nós 48 – 72 Eles: 1 jogo para Eles" in said, said
+    assert (
+        "Com o melhor jogo dos quatro, desde a primeira carta Nós 52 – 68 Eles: 1 jogo para Eles"
+        in said
+    ), said
+    costliest = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", item)).replace(" ,", ",").strip()
+        for item in re.findall(r"<li[^>]*data-costliest[^>]*>(.*?)</li>", box, re.S)
+    ]
+    assert costliest == [
+        "Lugar 1: A♣ na 3.ª vaza, −15 pontos para Nós",
+        "Lugar 4: 2♥ na 3.ª vaza, −10 pontos para Eles",
+        "Lugar 4: R♦ na 8.ª vaza, −4 pontos para Eles",
+    ]
+    assert 'href="?from=12#line"' in box  # each leads to its line
+    assert (
+        "A carta que mudou os jogos Lugar 4: 2♥ na 3.ª vaza. "
+        "Com o 4♣ na 3.ª vaza, Eles faziam 67: 1 jogo para Eles." in said
+    ), said
+    english = text(en.get(page + "/hands/1/analysis"))
+    assert "The cards that cost the most" in english
+    assert "Seat 1: A♣ in trick 3, −15 points for Nós" in re.sub(r"<[^>]+>", "", english)
