@@ -18,7 +18,7 @@ from scorekeeper import engine
 from scorekeeper.background import work
 from scorekeeper.background.models import Analysis
 from scorekeeper.engine import analysis as solver
-from scorekeeper.engine.analysis import CardAnalysis, games_of, turning_card
+from scorekeeper.engine.analysis import CardAnalysis, costliest, games_of, turning_card
 from scorekeeper.web import wording
 
 RECORD_CARDS = work.RECORD_CARDS
@@ -30,10 +30,23 @@ class CardView:
     card: str
     suit: str
     cost: int
+    cost_words: str
+    """Its cost and to whom, "−2 pontos para Nós", when it cost something."""
+    against: str
+    """What the cost is measured against, with the team's value before and after the card."""
     best: str
     """The best cards instead, in a sentence, when this one cost something."""
     step: int | None
     """Its place in the hand, 1 to 40, where its best line is known (the page's ``?from=``)."""
+
+
+@dataclass(frozen=True)
+class CostlyView:
+    """One of the costliest cards, in the summary: who played it where, and what it cost."""
+
+    card: str
+    cost_words: str
+    step: int | None
 
 
 @dataclass(frozen=True)
@@ -104,8 +117,27 @@ def facts(
             else ""
         )
         face = wording.card_face(card.card)
-        view = CardView(players[card.seat], face, card.card.suit.value, card.cost, best, step)
+        cost_words, against = _cost_words(card, teams) if card.cost else ("", "")
+        view = CardView(
+            players[card.seat],
+            face,
+            card.card.suit.value,
+            card.cost,
+            cost_words,
+            against,
+            best,
+            step,
+        )
         tricks.setdefault(card.trick, []).append(view)
+    step_of = {id(card): step for card, step in zip(analysis.cards, steps, strict=True)}
+    costly = [
+        CostlyView(
+            _card_in_trick(card, players),
+            _cost_words(card, teams)[0],
+            step_of[id(card)],
+        )
+        for card in costliest(analysis)
+    ]
     line = None
     if chosen is not None and chosen in steps:
         line = _line(row, analysis, lines, chosen, (teams, players))
@@ -115,6 +147,8 @@ def facts(
         "played_games": games_words(analysis.played, rules, teams),
         "value_games": games_words(analysis.value, rules, teams) if analysis.value else None,
         "turning": _turning_words(turning, rules, teams) if turning is not None else None,
+        "turning_card": _card_in_trick(turning, players) if turning is not None else None,
+        "costliest": costly,
         "tricks": sorted(tricks.items()),
         "incomplete": None
         if analysis.complete
@@ -122,6 +156,39 @@ def facts(
         "line": line,
         "older": "lines" not in row.result,
     }
+
+
+def _card_in_trick(card: CardAnalysis, players: list[str]) -> str:
+    """Who played a card, and where: "Lugar 4: 2♥ na 3.ª vaza"."""
+    return _(
+        "%(player)s: %(card)s in trick %(trick)s",
+        player=players[card.seat],
+        card=wording.card_face(card.card),
+        trick=card.trick,
+    )
+
+
+def _cost_words(card: CardAnalysis, teams: tuple[str, str]) -> tuple[str, str]:
+    """A costly card's cost for its team, then what it is measured against, in the line's terms.
+
+    The engine's values: the team's points with best play by all from before the card (what
+    the line from it says the team "would have made") and from after it."""
+    team = engine.team_of(card.seat)
+    return (
+        ngettext(
+            "−%(num)s point for %(team)s",
+            "−%(num)s points for %(team)s",
+            card.cost,
+            team=teams[team],
+        ),
+        _(
+            "against best play by all from here on: %(team)s would have made %(before)s "
+            "before this card, %(after)s after it",
+            team=teams[team],
+            before=card.best[team],
+            after=card.value[team],
+        ),
+    )
 
 
 def _line(
@@ -168,15 +235,15 @@ def _line(
     if item.cost:
         intro = _(
             "Instead of %(played)s, %(best)s: %(team)s would have made %(points)s.",
-            played=wording.card_face(item.card),
-            best=wording.card_face(line[0]),
+            played=wording.card_with_article(item.card, "of the"),
+            best=wording.card_with_article(line[0], "the"),
             team=teams[team],
             points=item.best[team],
         )
     else:
         intro = _(
             "%(played)s was one of the best cards: from here on, best play by all four.",
-            played=wording.card_face(item.card),
+            played=wording.card_with_article(item.card, "The"),
         )
     end = shown[-1].taken
     known = {offset + i + 1 for i, found in enumerate(lines) if found is not None}
@@ -206,7 +273,7 @@ def _turning_words(card: CardAnalysis, rules: engine.RuleSet, teams: tuple[str, 
     team = engine.team_of(card.seat)
     return _(
         "With %(card)s in trick %(trick)s, %(team)s would have made %(points)s: %(games)s.",
-        card=_faces(card.best_cards[:1]),
+        card=wording.card_with_article(card.best_cards[0], "the"),
         trick=card.trick,
         team=teams[team],
         points=card.best[team],

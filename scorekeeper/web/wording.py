@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal
 
 from flask import has_request_context, request
 from flask_babel import get_locale, ngettext
@@ -384,6 +384,32 @@ def suit_letters() -> engine.SuitLetters:
 def card_face(card: engine.Card) -> str:
     """A card the way its corner shows it, in the reader's letters: ``A♠``, ``10♥``, ``R♣``."""
     return f"{engine.rank_letter(card.rank, suit_letters())}{SUIT_SYMBOLS[card.suit.value]}"
+
+
+FEMININE_RANKS = frozenset({engine.Rank.QUEEN})
+"""The ranks whose Portuguese name is feminine: a dama (the rainha of some Brazilian tables).
+
+Valete, rei, ás, sete (manilha's card is still "o sete") and the blanks are masculine."""
+
+ARTICLES: dict[str, tuple[str, str]] = {
+    "the": ("o", "a"),
+    "of the": ("do", "da"),
+    "The": ("O", "A"),
+}
+"""The Portuguese article before a card, masculine then feminine: "o 2♥", "da D♣", "A D♦"."""
+
+
+def card_with_article(card: engine.Card, article: Literal["the", "of the", "The"]) -> str:
+    """A card named in a Portuguese sentence with its article, by its rank's gender.
+
+    "o 4♣", "a D♣", "do 2♥", "da D♣" ("The": opening a sentence, "A D♦"); both Portuguese
+    interfaces say the same articles. English puts none: the card's face alone. The Portuguese
+    sentences that take one leave the article out of their own words ("Em vez %(played)s")."""
+    face = card_face(card)
+    if str(get_locale()) == "en":
+        return face
+    masculine, feminine = ARTICLES[article]
+    return f"{feminine if card.rank in FEMININE_RANKS else masculine} {face}"
 
 
 def unknown_card(text: str) -> str:

@@ -81,7 +81,11 @@ def test_a_hand_is_analysed_from_the_phone(
         costly = phone.locator("[data-costly]")
         assert costly.count() == sum(1 for card in expected.cards if card.cost)
         second = phone.inner_text("[data-trick='3'] [data-costly] >> nth=0")
-        assert re.search(r"2♥\s+−10 pontos\s+as melhores cartas eram 4♣, 2♣", second), second
+        assert re.search(
+            r"2♥\s+−10 pontos para Eles, contra o melhor jogo de todos a partir daqui: Eles "
+            r"faziam 67 antes desta carta, 57 depois dela; as melhores cartas eram 4♣, 2♣",
+            second,
+        ), second
         # Readable on the phone: nothing wider than its screen.
         width = phone.evaluate("document.documentElement.scrollWidth")
         assert width <= PHONE["viewport"]["width"]
@@ -244,4 +248,61 @@ def test_the_waiting_page_says_nothing_analyses_and_follows_without_reloading(
     finally:
         if consumer is not None:
             stop_consumer(consumer)
+        context.close()
+
+
+def test_the_waiting_page_says_about_how_long_is_left(
+    browser: Any, setup: tuple[str, dict[str, str]]
+) -> None:
+    """Issue 27, item 4: while the analysis runs, "cerca de N s" from the cards done so far.
+
+    The status is the consumer's progress (cards done of 40); the page estimates the rest from
+    the time the last cards took, and says nothing until it has seen the count move."""
+    url, _env = setup
+    rubber = requests.post(f"{url}/api/v1/rubbers", json={}, timeout=10).json()
+    added = requests.post(
+        f"{url}/api/v1/rubbers/{rubber['id']}/hands",
+        json={"trump": "H", "tricks": FULL_RECORD},
+        headers={"X-Edit-Key": rubber["edit_key"]},
+        timeout=10,
+    )
+    assert added.status_code == 201
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    phone = context.new_page()
+    answers = iter([(0, "queued"), (8, "running"), (16, "running"), (16, "running")])
+    said: list[int] = []
+
+    def progress(route: Any) -> None:
+        done, status = next(answers, (16, "running"))
+        said.append(done)
+        route.fulfill(
+            json={
+                "status": status,
+                "done": done,
+                "total": 40,
+                "text": f"A analisar: {done} de 40 cartas.",
+                "consumer": True,
+            }
+        )
+
+    phone.route("**/analysis/*/progress", progress)
+    try:
+        phone.goto(f"{url}/r/{rubber['id']}/hands/1")
+        phone.click("[data-analyse]")
+        left = phone.locator("[data-analysis-left]")
+        expect(phone.locator("[data-analysis-progress]")).to_have_text(
+            "A analisar: 8 de 40 cartas.", timeout=15_000
+        )
+        expect(left).to_be_hidden()  # one count seen: nothing to estimate from
+        expect(phone.locator("[data-analysis-progress]")).to_have_text(
+            "A analisar: 16 de 40 cartas.", timeout=15_000
+        )
+        expect(left).to_be_visible()
+        found = re.fullmatch(r"Faltam cerca de (\d+) s\.", left.inner_text())
+        assert found, left.inner_text()
+        # 8 cards in one step of about 3 s, 24 to go: about 9 s.
+        assert 6 <= int(found.group(1)) <= 14, found.group(0)
+        assert said[:3] == [0, 8, 16]
+    finally:
         context.close()

@@ -26,12 +26,15 @@ from scorekeeper.engine.analysis import (
     PLAIN,
     AnalysisCode,
     AnalysisError,
+    CardAnalysis,
     Options,
     OutOfTime,
     Position,
+    RecordAnalysis,
     analyse_record,
     best_cards,
     compiled_core,
+    costliest,
     solve,
 )
 from scorekeeper.engine.analysis import search as search_module
@@ -281,3 +284,18 @@ def test_the_python_table_emptied_when_full_keeps_the_value(position: Position) 
         assert solve(position, position.search(PYTHON)) == reference(position)
     finally:
         search_module.TABLE_LIMIT = limit
+
+
+def test_the_costliest_cards_are_the_dearest_first_then_in_play_order() -> None:
+    """Issue 27, item 2: the summary's cards; none when nothing cost, a cost of 0 never."""
+
+    def card(index: int, cost: int) -> CardAnalysis:
+        return CardAnalysis(
+            index // 4 + 1, index % 4, Card.parse("2H"), (60, 60), (60, 60), cost, ()
+        )
+
+    cards = [card(index, cost) for index, cost in enumerate([1, 0, 4, 2, 4, 0, 1, 3])]
+    analysis = RecordAnalysis((60, 60), (60, 60), tuple(cards))
+    assert costliest(analysis) == (cards[2], cards[4], cards[7])
+    assert costliest(analysis, 5) == (cards[2], cards[4], cards[7], cards[3], cards[0])
+    assert costliest(RecordAnalysis((60, 60), (60, 60), (card(0, 0),))) == ()

@@ -130,7 +130,8 @@ def test_each_card_leads_to_the_best_line_from_it(en: FlaskClient) -> None:
     html = text(en.get(analysis_page))
     assert "data-analysis-result" in html and "data-line=" not in html
     # Every card is a link to its line: ?from=1 to ?from=40.
-    steps = [int(n) for n in re.findall(r'href="\?from=(\d+)#line"', html)]
+    tricks_part = html[html.index('id="tricks"') :]  # the summary's links are its own
+    steps = [int(n) for n in re.findall(r'href="\?from=(\d+)#line"', tricks_part)]
     assert steps == list(range(1, 41))
 
     record, analysis, lines = expected()
@@ -304,3 +305,130 @@ def test_the_line_is_worded_in_each_language(
     assert f"data-line-intro>{intro}<" in html
     assert f"data-line-end>{end}<" in html
     assert "uma das melhores sequências" in html
+
+
+@pytest.mark.parametrize(
+    ("language", "instead", "one_of_the_best", "turning"),
+    [
+        (
+            "pt-PT",
+            "Em vez do 4♦, a D♦: Eles faziam 75.",
+            "A D♠ era uma das melhores cartas",
+            "Com o 4♣ na 3.ª vaza",
+        ),
+        (
+            "pt-BR",
+            "Em vez do 4♦, a D♦: Eles teriam feito 75.",
+            "A D♠ era uma das melhores cartas",
+            "Com o 4♣ na 3ª vaza",
+        ),
+        ("en", "Instead of 4♦, Q♦: Eles would have made 75.", "Q♠ was one of", "With 4♣ in"),
+    ],
+)
+def test_a_dama_takes_the_feminine_article(
+    app: Flask, en: FlaskClient, language: str, instead: str, one_of_the_best: str, turning: str
+) -> None:
+    """Issue 27, item 3: "Em vez do 3♣, o Q♣" read "a"; the dama is feminine, English has none."""
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    _record, analysis, lines = expected()
+    item, line = analysis.cards[25], lines[25]  # seat 1's 4D in trick 7; the QD kept 75
+    assert (str(item.card), item.cost, item.best[1]) == ("4D", 2, 75)
+    assert line is not None and str(line[0]) == "QD"
+    assert str(analysis.cards[6].card) == "QS" and analysis.cards[6].cost == 0
+    reader = app.test_client()
+    reader.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    html = text(reader.get(page + "/hands/1/analysis?from=26"))
+    assert f"data-line-intro>{instead}<" in html
+    html = text(reader.get(page + "/hands/1/analysis?from=7"))
+    assert re.search(rf"data-line-intro>{one_of_the_best}", html)
+    turned = re.search(r"data-turning>([^<]*)<", html)
+    assert turned and turned.group(1).startswith(turning), turned
+
+
+def trick_text(html: str, number: int) -> str:
+    found = re.search(rf'<li value="{number}" data-trick="{number}">(.*?)</li>', html, re.S)
+    assert found, number
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", found.group(1))).replace(" ,", ",").strip()
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        (
+            "pt-PT",
+            "Lugar 2: 4♦ −2 pontos para Eles, contra o melhor jogo de todos a partir daqui: "
+            "Eles faziam 75 antes desta carta, 73 depois dela; a melhor carta era D♦",
+        ),
+        (
+            "pt-BR",
+            "Lugar 2: 4♦ −2 pontos para Eles, contra o melhor jogo de todos a partir daqui: "
+            "Eles teriam feito 75 antes desta carta, 73 depois dela; a melhor carta era D♦",
+        ),
+        (
+            "en",
+            "Seat 2: 4♦ −2 points for Eles, against best play by all from here on: "
+            "Eles would have made 75 before this card, 73 after it; the best card was Q♦",
+        ),
+    ],
+)
+def test_a_cost_says_for_which_team_and_against_what(
+    app: Flask, en: FlaskClient, language: str, said: str
+) -> None:
+    """Issue 27, item 1: "−2 pontos" said neither whose points nor against what."""
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    _record, analysis, _lines = expected()
+    item = analysis.cards[25]  # seat 1's 4D, trick 7: Eles 75 with the QD, 73 after the 4D
+    assert (item.trick, item.cost, item.best[1], item.value[1]) == (7, 2, 75, 73)
+    reader = app.test_client()
+    reader.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+    shown = trick_text(text(reader.get(page + "/hands/1/analysis")), 7)
+    assert said in shown, shown
+    assert "Lugar 1: 3♦ −3 pontos para Nós," in shown or language != "pt-PT"
+    # A card that cost the team nothing says nothing of a cost.
+    assert shown.count("−") == 3  # the 3D (−3), 4D (−2) and AD (−3); not the 2D
+
+
+def test_the_page_opens_with_a_summary_of_the_hand(app: Flask, en: FlaskClient) -> None:
+    """Issue 27, item 2: played, best from the first card, the costliest cards, the turn."""
+    page = start(en)
+    recorded(en, page)
+    en.post(page + "/hands/1/analysis")
+    _record, analysis, _lines = expected()
+    assert (analysis.played, analysis.value) == ((48, 72), (52, 68))
+    costs = sorted(
+        ((card.cost, i) for i, card in enumerate(analysis.cards) if card.cost),
+        key=lambda pair: (-pair[0], pair[1]),
+    )
+    assert costs[:3] == [(15, 11), (10, 10), (4, 29)]  # the AC, the 2H, the KD
+    html = text(app.test_client().get(page + "/hands/1/analysis"))  # pt-PT
+    summary = re.search(r"<section[^>]*data-summary[^>]*>(.*?)</section>", html, re.S)
+    assert summary, html
+    assert html.index("data-summary") < html.index('id="tricks"')
+    box = summary.group(1)
+    said = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", box)).replace(" ,", ",").replace(" .", ".")
+    assert "Jogado Nós 48 – 72 Eles: 1 jogo para Eles" in said, said
+    assert (
+        "Com o melhor jogo dos quatro, desde a primeira carta Nós 52 – 68 Eles: 1 jogo para Eles"
+        in said
+    ), said
+    costliest = [
+        re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", item)).replace(" ,", ",").strip()
+        for item in re.findall(r"<li[^>]*data-costliest[^>]*>(.*?)</li>", box, re.S)
+    ]
+    assert costliest == [
+        "Lugar 1: A♣ na 3.ª vaza, −15 pontos para Nós",
+        "Lugar 4: 2♥ na 3.ª vaza, −10 pontos para Eles",
+        "Lugar 4: R♦ na 8.ª vaza, −4 pontos para Eles",
+    ]
+    assert 'href="?from=12#line"' in box  # each leads to its line
+    assert (
+        "A carta que mudou os jogos Lugar 4: 2♥ na 3.ª vaza. "
+        "Com o 4♣ na 3.ª vaza, Eles faziam 67: 1 jogo para Eles." in said
+    ), said
+    english = text(en.get(page + "/hands/1/analysis"))
+    assert "The cards that cost the most" in english
+    assert "Seat 1: A♣ in trick 3, −15 points for Nós" in re.sub(r"<[^>]+>", "", english)

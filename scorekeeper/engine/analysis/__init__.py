@@ -12,7 +12,7 @@ from .options import FAST, PLAIN, Options, OutOfTime, compiled_core
 from .positions import AnalysisCode, AnalysisError, Position, best_cards, solve
 from .replay import CardAnalysis, RecordAnalysis, analysable, analyse_record
 from .search import Search
-from .verdict import games_of, turning_card
+from .verdict import costliest, games_of, turning_card
 
 __all__ = [
     "FAST",
@@ -32,6 +32,7 @@ __all__ = [
     "best_cards",
     "best_line",
     "compiled_core",
+    "costliest",
     "games_of",
     "play_out",
     "record_line",

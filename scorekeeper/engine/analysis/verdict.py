@@ -1,7 +1,8 @@
 """What an analysis means at the table: the games a value is worth, and the card that changed them.
 
 RULES.md, "Exact analysis": a card that turned a hand from winning to losing, or from 2 games
-to 1 (across 61, 91 or the bandeira), is the one a table argues about.
+to 1 (across 61, 91 or the bandeira), is the one a table argues about; the cards that cost the
+most come next.
 """
 
 from __future__ import annotations
@@ -36,3 +37,16 @@ def turning_card(analysis: RecordAnalysis, rules: RuleSet) -> CardAnalysis | Non
         if games_of(card.value, rules) != games_of(card.best, rules):
             return card
     return None
+
+
+COSTLIEST = 3
+"""How many of the costliest cards a summary of the hand names."""
+
+
+def costliest(analysis: RecordAnalysis, count: int = COSTLIEST) -> tuple[CardAnalysis, ...]:
+    """The ``count`` cards that cost their team the most, the most first, then in play order.
+
+    Only cards that cost something: none when every card analysed was one of the best.
+    """
+    costly = [card for card in analysis.cards if card.cost]
+    return tuple(sorted(costly, key=lambda card: -card.cost)[:count])  # stable: play order
