@@ -192,7 +192,12 @@ def test_an_evening_of_16_pairs_in_4_groups_then_a_best_of_3_knockout(
         [1, 16], [8, 9], [2, 15], [7, 10], [3, 14], [6, 11], [4, 13], [5, 12]
     ]  # fmt: skip
 
-    room_tv.goto(f"{base}/t/{tournament_id}/tv")
+    # The TV's address and the paper, from the tournament's page.
+    to_tv = organizer.get_by_role("link", name="Mostrar na televisão do café")
+    expect(to_tv).to_have_attribute("href", f"/t/{tournament_id}/tv")
+    to_paper = organizer.get_by_role("link", name="O torneio em papel")
+    expect(to_paper).to_have_attribute("href", f"/t/{tournament_id}/print")
+    room_tv.goto(base + str(to_tv.get_attribute("href")))
     room_tv.evaluate("() => { window.sameDocument = true; }")
     card = room_tv.locator('.table[data-round="1"][data-table="1"]')
     expect(card.locator(".games")).to_have_text("0 – 0")
