@@ -117,11 +117,10 @@ def on_the_phone(phone: Any, side: int) -> None:
     expect(phone.locator(".winner")).to_be_visible()
 
 
-def play_match_on_the_phone(
-    phone: Any, link: str, winner_side: int, best_of: int
-) -> list[str]:
-    """A table's phone opens its link and plays the match to its end, following each finished
-    rubber's link to the match's next one; the rubbers' ids, in order."""
+def play_match_on_the_phone(phone: Any, link: str, winner_side: int, best_of: int) -> list[str]:
+    """A table's phone plays a match from its link: the rubbers' ids, in order.
+
+    Each finished rubber's page links the match's next rubber: the phone follows it."""
     phone.goto(link)
     played = [phone.url.rsplit("/", 1)[1]]
     on_the_phone(phone, winner_side)
@@ -133,6 +132,9 @@ def play_match_on_the_phone(
         played.append(phone.url.rsplit("/", 1)[1])
         on_the_phone(phone, winner_side)
     expect(phone.get_by_role("link", name="Próxima partida nesta mesa →")).to_have_count(0)
+    # The match is decided: no rubber outside the tournament is offered at its table.
+    expect(phone.get_by_role("button", name="Outra partida, mesma mesa")).to_have_count(0)
+    expect(phone.locator(".match-of")).to_contain_text("Torneio da Tasca")
     return played
 
 
@@ -142,15 +144,15 @@ def play_by_api(
     tournament_id: str,
     number: int,
     winner: Callable[[int, int], int],
-    skip: frozenset[int] = frozenset(),
 ) -> None:
-    """Every undecided match of the round but those of the tables in `skip`, by the API: the
-    pair `winner` names wins each rubber. The organizer's page gives each rubber in play's link."""
+    """Every undecided match of the round, by the API: `winner` names who wins each rubber.
+
+    The organizer's page gives each rubber in play's link, whose key the API takes."""
     while True:
         undecided = [
             m
             for m in matches(state(base, tournament_id), number)
-            if m["winner"] is None and m["pairs"][1] is not None and m["table"] not in skip
+            if m["winner"] is None and m["pairs"][1] is not None
         ]
         if not undecided:
             return
@@ -277,6 +279,7 @@ def test_an_evening_of_16_pairs_in_4_groups_then_a_best_of_3_knockout(
     organizer.reload()
     expect(organizer.locator("p.status")).to_have_text(f"Ganho por {label(2)}")
     expect(room_tv.locator(".champion")).to_have_text(f"Ganho por {label(2)}", timeout=10_000)
+    expect(room_tv.locator(".bracket .side.winner").last).to_contain_text(label(2))
     assert room_tv.evaluate(NO_RELOAD)
 
 
@@ -298,7 +301,9 @@ def test_a_swiss_of_12_pairs_over_4_rounds_with_a_walkover(
         met |= set(pairs)
         assert len(drawn) == 6
         if number == 1:
-            assert [m["pairs"] for m in drawn] == [[1, 7], [2, 8], [3, 9], [4, 10], [5, 11], [6, 12]]
+            assert [m["pairs"] for m in drawn] == [
+                [1, 7], [2, 8], [3, 9], [4, 10], [5, 11], [6, 12]
+            ]  # fmt: skip
             # Table 1 on its phone; the first pair wins.
             link = table_links(organizer, base, tournament_id)[drawn[0]["rubbers"][0]]
             play_match_on_the_phone(tables, link, 0, 1)
@@ -336,6 +341,7 @@ def test_a_swiss_of_12_pairs_over_4_rounds_with_a_walkover(
         ("12", 12, "0", "4", "0 – 16", "6"),
     ]
     expect(organizer.locator("p.status")).to_have_text(f"Ganho por {label(1)}")
+    expect(organizer.get_by_role("button", name=re.compile("Sortear a ronda"))).to_have_count(0)
     assert standings_rows(organizer, "table.standings") == [
         [rank, label(pair), won, lost, buchholz, games]
         for rank, pair, won, lost, games, buchholz in final
