@@ -357,6 +357,11 @@ def next_rubber(rubber_id: str) -> Response:
     key = store.next_edit_key(held) if held and store.key_matches(previous, held) else None
     # One next rubber per rubber: a second tap, or the other phone's, lands on the same one.
     following = store.next_rubber_of(previous)
+    if following is None and previous.tournament_id is not None:
+        # A match's next rubber is the tournament's to make: none here means the match is
+        # decided, and a rubber made here would be played outside the tournament.
+        flash(_("This match is decided: the tournament's page shows what comes next."), "conflict")
+        return redirect(url_for("tournaments.tournament", tournament_id=previous.tournament_id))
     if following is None:
         try:
             following, key = store.create_rubber(

@@ -127,3 +127,35 @@ def test_a_phone_without_the_edit_link_sees_no_organizer_tools(en: FlaskClient) 
     tournament_id = address.rsplit("/", 1)[-1]
     refused = other.post(f"/t/{tournament_id}/pairs/1/withdraw")
     assert refused.status_code == 403
+
+
+def test_a_decided_matchs_table_starts_no_rubber_outside_the_tournament(
+    en: FlaskClient,
+) -> None:
+    """A best-of-3 match's "next rubber" is the match's own; once decided, there is none."""
+    from scorekeeper.extensions import db
+    from scorekeeper.rubbers.models import Rubber
+
+    address = start(en, best_of="3")
+    tournament_id = address.rsplit("/", 1)[-1]
+    page = en.get(address).get_data(as_text=True)
+    en.get(re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0])
+    api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+    (first,) = [m for m in api["rounds"][0]["matches"] if m["table"] == 1]
+    bandeira = {"points": "120", "all_tricks": "y", "team": "0"}
+    en.post(f"/r/{first['rubbers'][0]}/hands", data=bandeira)
+    onward = en.post(f"/r/{first['rubbers'][0]}/next")
+    api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+    (first,) = [m for m in api["rounds"][0]["matches"] if m["table"] == 1]
+    assert onward.location == f"/r/{first['rubbers'][1]}"  # the match's second rubber
+    en.post(f"/r/{first['rubbers'][1]}/hands", data=bandeira)
+    with en.application.app_context():
+        before = db.session.query(Rubber).count()
+    refused = en.post(f"/r/{first['rubbers'][1]}/next")
+    assert refused.location == address
+    with en.application.app_context():
+        assert db.session.query(Rubber).count() == before
+        assert db.session.query(Rubber).filter(Rubber.tournament_id.is_(None)).count() == 0
+    assert "This match is decided: the tournament's page shows what comes next." in text(
+        en.get(address).get_data(as_text=True)
+    )
