@@ -28,9 +28,9 @@ from scorekeeper.tournaments import bp, store, writes
 from scorekeeper.tournaments.forms import NewTournamentForm
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
-from scorekeeper.web import page_cache
+from scorekeeper.web import page_cache, security
 from scorekeeper.web.columns import utcnow
-from scorekeeper.web.device import current_device, ensure_device
+from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.qr import qr_svg
 
 grant = bp.add_url_rule(
@@ -64,7 +64,7 @@ def new_tournament() -> Any:
             field.errors = [*field.errors, fault(error)]
         else:
             if rules is not None:
-                tournament, _key = store.create(
+                tournament, key = store.create(
                     name=form.name.data or "",
                     settings=settings,
                     rules=rules,
@@ -72,6 +72,7 @@ def new_tournament() -> Any:
                     draw=form.draw.data,
                     device=ensure_device(),
                 )
+                remember_key(tournament.id, key, store.GRANTS.book)
                 return redirect(url_for(".tournament", tournament_id=tournament.id))
     status = 422 if request.method == "POST" else 200
     return render_template("tournaments/new.html", form=form), status
@@ -127,8 +128,17 @@ def _render(found: Tournament, organizer: bool) -> str:
                 "rubbers.grant", rubber_id=rubber.id, key=store.table_key(rubber.id), _external=True
             )
             tables[rubber.id] = {"link": link, "qr": qr_svg(link, rubber.team0)}
+    key = held_key(found.id, store.GRANTS.book) if organizer else None
+    own_link = None
+    if key is not None and store.key_matches(found, key):
+        security.holds_edit_key()  # the page shows the organizer's own link
+        own_link = url_for(".grant", tournament_id=found.id, key=key, _external=True)
     return render_template(
-        "tournaments/show.html", standing=standing, organizer=organizer, tables=tables
+        "tournaments/show.html",
+        standing=standing,
+        organizer=organizer,
+        tables=tables,
+        own_link=own_link,
     )
 
 

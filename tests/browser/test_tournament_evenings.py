@@ -3,8 +3,9 @@
 The organizer's phone starts the tournament through its form and reads the tables' links from its
 page; the tables' phones open those links and record hands on the rubber's own page (a bandeira,
 confirmed); the room's TV follows. To keep each test well under 90 s on a 2-core machine, only
-some rubbers are played on the tables' phones: the others are recorded through the rubber API with
-the key of the table's link the organizer's page shows, as a table's phone would send them."""
+some rubbers are played on the tables' phones (a whole best-of-3 match and the final, in the
+evening in groups): the others are recorded through the rubber API with the tournament's key,
+read from the organizer's link its page shows."""
 
 from __future__ import annotations
 
@@ -94,9 +95,15 @@ def table_links(organizer: Any, base: str, tournament_id: str) -> dict[str, str]
     return {rubber: link for link, rubber, _key in TABLE_LINK.findall(page.text())}
 
 
-def by_api(base: str, link: str, rubber_id: str, side: int) -> None:
-    """A bandeira recorded with the key of the table's link, as the table's phone would send it."""
-    key = link.rsplit("/", 1)[1]
+def organizer_key(organizer: Any, tournament_id: str) -> str:
+    """The tournament's edit key, from the organizer's own link on its page."""
+    link = organizer.locator("details.organizer-link a", has_text=f"/t/{tournament_id}/edit/")
+    expect(link).to_have_count(1)
+    return str(link.get_attribute("href")).rsplit("/", 1)[1]
+
+
+def by_api(base: str, key: str, rubber_id: str, side: int) -> None:
+    """A bandeira recorded through the rubber API with the tournament's key."""
     answer = requests.post(
         f"{base}/api/v1/rubbers/{rubber_id}/hands",
         json=BANDEIRA[side],
@@ -139,15 +146,9 @@ def play_match_on_the_phone(phone: Any, link: str, winner_side: int, best_of: in
 
 
 def play_by_api(
-    organizer: Any,
-    base: str,
-    tournament_id: str,
-    number: int,
-    winner: Callable[[int, int], int],
+    key: str, base: str, tournament_id: str, number: int, winner: Callable[[int, int], int]
 ) -> None:
-    """Every undecided match of the round, by the API: `winner` names who wins each rubber.
-
-    The organizer's page gives each rubber in play's link, whose key the API takes."""
+    """Every undecided match of the round, by the API: `winner` names who wins each rubber."""
     while True:
         undecided = [
             m
@@ -156,11 +157,9 @@ def play_by_api(
         ]
         if not undecided:
             return
-        links = table_links(organizer, base, tournament_id)
         for match in undecided:
-            rubber = match["rubbers"][-1]
             side = match["pairs"].index(winner(*match["pairs"]))
-            by_api(base, links[rubber], rubber, side)
+            by_api(base, key, match["rubbers"][-1], side)
 
 
 def standings_rows(page: Any, selector: str) -> list[list[str]]:
@@ -186,6 +185,7 @@ def test_an_evening_of_16_pairs_in_4_groups_then_a_best_of_3_knockout(
     tournament_id = start(
         organizer, base, 16, format="groups", best_of="3", groups="4", advance="2"
     )
+    key = organizer_key(organizer, tournament_id)
     current = state(base, tournament_id)
     assert current["best_of"] == 3
     # Snake order of seed: A 1, 8, 9, 16; B 2, 7, 10, 15; C 3, 6, 11, 14; D 4, 5, 12, 13.
@@ -227,7 +227,7 @@ def test_an_evening_of_16_pairs_in_4_groups_then_a_best_of_3_knockout(
     expect(card.locator(".next")).to_have_text(f"Vencedores: {label(1)}", timeout=10_000)
 
     for number in (1, 2, 3):
-        play_by_api(organizer, base, tournament_id, number, group_winner)
+        play_by_api(key, base, tournament_id, number, group_winner)
     current = state(base, tournament_id)
     groups = {
         row["pair"]: (row["rank"], row["won"], row["lost"], row["games_won"], row["games_lost"])
@@ -265,7 +265,7 @@ def test_an_evening_of_16_pairs_in_4_groups_then_a_best_of_3_knockout(
         ]
     )
     for number in (4, 5):
-        play_by_api(organizer, base, tournament_id, number, min)
+        play_by_api(key, base, tournament_id, number, min)
     (final,) = matches(state(base, tournament_id), 6)
     assert final["pairs"] == [1, 2]
 
@@ -288,6 +288,7 @@ def test_a_swiss_of_12_pairs_over_4_rounds_with_a_walkover(
 ) -> None:
     base = live_server
     tournament_id = start(organizer, base, 12, format="swiss", rounds="4")
+    key = organizer_key(organizer, tournament_id)
     room_tv.goto(f"{base}/t/{tournament_id}/tv")
     room_tv.evaluate("() => { window.sameDocument = true; }")
     met: set[frozenset[int]] = set()
@@ -317,7 +318,7 @@ def test_a_swiss_of_12_pairs_over_4_rounds_with_a_walkover(
                 "button", name=f"Falta de comparência: ganha {label(last['pairs'][0])}"
             ).tap()
             expect(item).to_contain_text(f"Falta de comparência: ganha {label(last['pairs'][0])}")
-        play_by_api(organizer, base, tournament_id, number, min)
+        play_by_api(key, base, tournament_id, number, min)
         organizer.reload()
 
     current = state(base, tournament_id)

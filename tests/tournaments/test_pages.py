@@ -159,3 +159,26 @@ def test_a_decided_matchs_table_starts_no_rubber_outside_the_tournament(
     assert "This match is decided: the tournament's page shows what comes next." in text(
         en.get(address).get_data(as_text=True)
     )
+
+
+def test_the_organizers_own_link_runs_it_from_another_phone(en: FlaskClient) -> None:
+    address = start(en)
+    tournament_id = address.rsplit("/", 1)[-1]
+    shown = en.get(address)
+    assert "no-store" in shown.headers["Cache-Control"]
+    page = shown.get_data(as_text=True)
+    assert "The organizer's link" in text(page)
+    (link,) = re.findall(rf'href="http://localhost(/t/{tournament_id}/edit/[^"]+)"', page)
+    helper = en.application.test_client()
+    helper.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    assert "The organizer's link" not in text(helper.get(address).get_data(as_text=True))
+    assert helper.get(link).status_code == 302
+    helped = helper.get(address).get_data(as_text=True)
+    assert helped.count('class="qr"') == 2 and link in helped
+    api = helper.post(f"/api/v1/tournaments/{tournament_id}/pairs/4/withdraw")
+    assert api.status_code == 403  # the API asks for the key itself
+    key = link.rsplit("/", 1)[-1]
+    given = helper.post(
+        f"/api/v1/tournaments/{tournament_id}/pairs/4/withdraw", headers={"X-Edit-Key": key}
+    )
+    assert given.status_code == 200, given.get_json()
