@@ -252,6 +252,15 @@ def test_an_evening_of_16_pairs_in_4_groups_then_a_best_of_3_knockout(
         ["2", f"{label(12)} (D)", "2", "1", "16 – 8"],
     ]
 
+    # The TV moves on to the quarter-finals by itself, the groups' standings beside them.
+    expect(room_tv.locator('.table[data-round="4"]')).to_have_count(4, timeout=10_000)
+    on_tv = standings_rows(room_tv, ".standings-table")
+    assert on_tv[0] == ["1", "A", label(1), "3", "3", "0", "24 – 0"]
+    assert on_tv[12:14] == [
+        ["1", "D", label(13), "3", "3", "0", "24 – 0"],
+        ["2", "D", label(12), "3", "2", "1", "16 – 8"],
+    ]
+
     # The knockout: A1-D2, D1-A2, B1-C2, C1-B2.
     quarters = matches(current, 4)
     assert [m["pairs"] for m in quarters] == [[1, 12], [13, 8], [2, 6], [3, 7]]
