@@ -358,7 +358,9 @@ def next_rubber(rubber_id: str) -> Response:
     # One next rubber per rubber: a second tap, or the other phone's, lands on the same one.
     following = store.next_rubber_of(previous)
     if following is None and previous.tournament_id is not None:
-        # A match's next rubber is its tournament's to start; a decided match has none.
+        # A match's next rubber is the tournament's to make: none here means the match is
+        # decided, and a rubber made here would be played outside the tournament.
+        flash(_("This match is decided: the tournament's page shows what comes next."), "conflict")
         return redirect(url_for("tournaments.tournament", tournament_id=previous.tournament_id))
     if following is None:
         try:

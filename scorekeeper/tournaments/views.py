@@ -31,9 +31,9 @@ from scorekeeper.tournaments import bp, display, shown, store, writes
 from scorekeeper.tournaments.forms import NewTournamentForm
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
-from scorekeeper.web import page_cache
+from scorekeeper.web import page_cache, security
 from scorekeeper.web.columns import utcnow
-from scorekeeper.web.device import current_device, ensure_device
+from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.qr import qr_svg
 
 grant = bp.add_url_rule(
@@ -75,7 +75,7 @@ def new_tournament() -> Any:
             field.errors = [*field.errors, fault(error)]
         else:
             if rules is not None:
-                tournament, _key = store.create(
+                tournament, key = store.create(
                     name=form.name.data or "",
                     settings=settings,
                     rules=rules,
@@ -84,6 +84,7 @@ def new_tournament() -> Any:
                     group_id=group.id if group is not None else None,
                     device=ensure_device(),
                 )
+                remember_key(tournament.id, key, store.GRANTS.book)
                 return redirect(url_for(".tournament", tournament_id=tournament.id))
     status = 422 if request.method == "POST" else 200
     house_rules.dress_rules(cast(NewRubberForm, form))  # the preset's values, as a rubber's
@@ -109,7 +110,7 @@ def tournament(tournament_id: str) -> Any:
     kind = "organizer" if seen.organizer else "follower"
     etag = f"{build}.{tournament_id}.{seen.etag}.{locale}.{kind}"
     if "HTTP_IF_NONE_MATCH" in request.environ and request.if_none_match.contains_weak(etag):
-        return Response(status=304, headers=_validators(etag))
+        return Response(status=304, headers=_validators(etag, seen.organizer))
     if seen.organizer or session.get("_flashes"):
         return _render(store.GRANTS.or_404(tournament_id), seen.organizer, etag)
     key = (tournament_id, seen.state, locale, request.full_path, request.host)
@@ -124,8 +125,8 @@ def tournament(tournament_id: str) -> Any:
     return answer.response(gzip_ok="gzip" in request.accept_encodings)  # type: ignore[comparison-overlap]
 
 
-def _validators(etag: str) -> list[tuple[str, str]]:
-    return page_cache.validators(etag, utcnow(), holds_edit_key=False)
+def _validators(etag: str, holds_edit_key: bool = False) -> list[tuple[str, str]]:
+    return page_cache.validators(etag, utcnow(), holds_edit_key)
 
 
 def _render(found: Tournament, organizer: bool, etag: str) -> str:
@@ -143,6 +144,11 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
                 "rubbers.grant", rubber_id=rubber.id, key=store.table_key(rubber.id), _external=True
             )
             tables[rubber.id] = {"link": link, "qr": qr_svg(link, rubber.team0)}
+    key = held_key(found.id, store.GRANTS.book) if organizer else None
+    own_link = None
+    if key is not None and store.key_matches(found, key):
+        security.holds_edit_key()  # the page shows the organizer's own link
+        own_link = url_for(".grant", tournament_id=found.id, key=key, _external=True)
     current = display.round_in_play(standing.fold)
     return render_template(
         "tournaments/show.html",
@@ -153,6 +159,7 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
         bracket=shown.drawing(standing),
         bracket_title=display.bracket_title(standing),
         follow_tag=etag,
+        own_link=own_link,
     )
 
 

@@ -13,9 +13,9 @@ import re
 
 from flask import Flask
 
-EDIT_LINK = re.compile(r"(/[rgb]/[^/?#\s]+/edit/)[^/?#\s\"]+")
-"""An edit link's path, whose last part is the key that lets a phone change a rubber, a group or a
-bidding game."""
+EDIT_LINK = re.compile(r"(/[rgbt]/[^/?#\s]+/edit/)[^/?#\s\"]+")
+"""An edit link's path, whose last part is the key that lets a phone change a rubber, a group, a
+bidding game or a tournament."""
 REDACTED = r"\1[redacted]"
 
 
@@ -24,6 +24,8 @@ def redacted(text: str) -> str:
 
     >>> redacted("GET /r/x7Fq/edit/s3cr3t-Key_1?a=b HTTP/1.1")
     'GET /r/x7Fq/edit/[redacted]?a=b HTTP/1.1'
+    >>> redacted("GET /t/Tn9x/edit/s3cr3t-Key_2 HTTP/1.1")
+    'GET /t/Tn9x/edit/[redacted] HTTP/1.1'
     """
     return EDIT_LINK.sub(REDACTED, text)
 

@@ -13,7 +13,7 @@ import pytest
 
 from tests.support.servers import Stack, behind_proxy
 
-EDIT_PATH = re.compile(r"/[rgb]/[^/]+/edit/([^/?\s\"]+)")
+EDIT_PATH = re.compile(r"/[rgbt]/[^/]+/edit/([^/?\s\"]+)")
 
 
 @pytest.fixture
@@ -84,16 +84,22 @@ def test_edit_keys_stay_out_of_nginxs_log(stack: Stack) -> None:
         game = phone.post(
             f"{stack.url}/api/v1/bidding", json={"players": ["A", "B", "C", "D"]}, timeout=10
         ).json()
-        for made in (rubber, group, game):
+        pairs = [{"players": [f"Ana {n}", f"Bruno {n}"]} for n in (1, 2, 3)]
+        tournament = phone.post(
+            f"{stack.url}/api/v1/tournaments",
+            json={"name": "T", "format": "knockout", "pairs": pairs},
+            timeout=10,
+        ).json()
+        for made in (rubber, group, game, tournament):
             assert phone.get(made["edit_url"], timeout=10).status_code == 200
         phone.get(rubber["url"], headers={"Referer": rubber["edit_url"]}, timeout=10)
     for server in stack.servers:
         server.stop()  # flushes gunicorn's log
     logged = stack.front.access_log.read_text()
-    assert logged.count("/edit/[redacted]") == 4, logged
-    for made in (rubber, group, game):
+    assert logged.count("/edit/[redacted]") == 5, logged
+    for made in (rubber, group, game, tournament):
         assert made["edit_key"] not in logged
     assert not EDIT_PATH.findall(logged.replace("[redacted]", ""))
     gunicorn = "".join(server.log.read_text() for server in stack.servers)
-    for made in (rubber, group, game):
+    for made in (rubber, group, game, tournament):
         assert made["edit_key"] not in gunicorn

@@ -26,7 +26,7 @@ BIG = 300 * 1024
 """Over the app's 256 KiB for any request but a group's import."""
 APPS_HEADERS = {**dict(HEADERS), "Strict-Transport-Security": "max-age=31536000"}
 """What every answer over https carries (scorekeeper/web/security.py), nginx's own included."""
-EDIT_KEY = re.compile(r"/[rgb]/[^/\s\"]+/edit/([^/?\s\"]+)")
+EDIT_KEY = re.compile(r"/[rgbt]/[^/\s\"]+/edit/([^/?\s\"]+)")
 
 
 @pytest.fixture

@@ -233,3 +233,58 @@ def test_the_form_asks_the_rules_as_a_rubbers_with_the_presets_values(en: FlaskC
     form = en.get("/t/new").get_data(as_text=True)
     assert re.search(r'<input[^>]+id="games_to_win"[^>]+value="4"', form)
     assert "as the preset says: the next hand is worth one more game" in text(form)
+
+
+def test_a_decided_matchs_table_starts_no_rubber_outside_the_tournament(
+    en: FlaskClient,
+) -> None:
+    """A best-of-3 match's "next rubber" is the match's own; once decided, there is none."""
+    from scorekeeper.extensions import db
+    from scorekeeper.rubbers.models import Rubber
+
+    address = start(en, best_of="3")
+    tournament_id = address.rsplit("/", 1)[-1]
+    page = en.get(address).get_data(as_text=True)
+    en.get(re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0])
+    api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+    (first,) = [m for m in api["rounds"][0]["matches"] if m["table"] == 1]
+    bandeira = {"points": "120", "all_tricks": "y", "team": "0"}
+    en.post(f"/r/{first['rubbers'][0]}/hands", data=bandeira)
+    onward = en.post(f"/r/{first['rubbers'][0]}/next")
+    api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+    (first,) = [m for m in api["rounds"][0]["matches"] if m["table"] == 1]
+    assert onward.location == f"/r/{first['rubbers'][1]}"  # the match's second rubber
+    en.post(f"/r/{first['rubbers'][1]}/hands", data=bandeira)
+    with en.application.app_context():
+        before = db.session.query(Rubber).count()
+    refused = en.post(f"/r/{first['rubbers'][1]}/next")
+    assert refused.location == address
+    with en.application.app_context():
+        assert db.session.query(Rubber).count() == before
+        assert db.session.query(Rubber).filter(Rubber.tournament_id.is_(None)).count() == 0
+    assert "This match is decided: the tournament's page shows what comes next." in text(
+        en.get(address).get_data(as_text=True)
+    )
+
+
+def test_the_organizers_own_link_runs_it_from_another_phone(en: FlaskClient) -> None:
+    address = start(en)
+    tournament_id = address.rsplit("/", 1)[-1]
+    shown = en.get(address)
+    assert "no-store" in shown.headers["Cache-Control"]
+    page = shown.get_data(as_text=True)
+    assert "The organizer's link" in text(page)
+    (link,) = re.findall(rf'href="http://localhost(/t/{tournament_id}/edit/[^"]+)"', page)
+    helper = en.application.test_client()
+    helper.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
+    assert "The organizer's link" not in text(helper.get(address).get_data(as_text=True))
+    assert helper.get(link).status_code == 302
+    helped = helper.get(address).get_data(as_text=True)
+    assert helped.count('class="qr"') == 2 and link in helped
+    api = helper.post(f"/api/v1/tournaments/{tournament_id}/pairs/4/withdraw")
+    assert api.status_code == 403  # the API asks for the key itself
+    key = link.rsplit("/", 1)[-1]
+    given = helper.post(
+        f"/api/v1/tournaments/{tournament_id}/pairs/4/withdraw", headers={"X-Edit-Key": key}
+    )
+    assert given.status_code == 200, given.get_json()
