@@ -148,7 +148,7 @@ def get_tournament(tournament_id: str) -> Response:
     if request.if_none_match.contains_weak(etag):
         response = Response(status=304)
     else:
-        standing = store.sync(tournament.id) or store.standing(tournament)
+        standing = store.synced(tournament)
         etag = _etag(tournament.id)  # its sync may have started a rubber
         response = jsonify(tournament_json(standing))
     response.set_etag(etag, weak=True)

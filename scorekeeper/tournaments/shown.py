@@ -19,7 +19,7 @@ from scorekeeper.web.i18n import select_locale
 def read(tournament_id: str) -> store.Standing:
     """The tournament synced and folded; 404 if there is none."""
     found = store.GRANTS.or_404(tournament_id)
-    return store.sync(found.id) or store.standing(found)
+    return store.synced(found)
 
 
 def facts(standing: store.Standing) -> tuple[Hashable, ...]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from flask import after_this_request, current_app, g, has_request_context
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from werkzeug.wrappers import Response
 
 from scorekeeper import engine
@@ -102,7 +102,7 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
     if settings.format == "swiss":
         tournament.swiss_rounds = [_listed(_fold(tournament, {}).draw_next_round())]
     GRANTS.create(tournament, device)
-    sync(tournament.id)
+    _sync_or_later(tournament.id)
     return tournament, edit_key
 
 
@@ -224,6 +224,21 @@ def sync(tournament_id: str) -> Standing | None:
     return standing(tournament) if created else current
 
 
+def _sync_or_later(tournament_id: str) -> Standing | None:
+    """:func:`sync`, or None when the database refuses it now (busy): the next reader syncs."""
+    try:
+        return sync(tournament_id)
+    except SQLAlchemyError:
+        db.session.rollback()
+        current_app.logger.warning("tournament %s not synced", tournament_id, exc_info=True)
+        return None
+
+
+def synced(tournament: Tournament) -> Standing:
+    """Where the tournament stands, once what its fold asks for is created if it can be now."""
+    return _sync_or_later(tournament.id) or standing(tournament)
+
+
 def _start_rubber(current: Standing, match: tourney.Match, previous: Rubber | None) -> bool:
     """Create the match's next rubber; False if another request did first."""
     tournament = current.tournament
@@ -299,7 +314,7 @@ def written(rubber_id: str, *, tournament_id: str) -> None:
         def sync_written(response: Response) -> Response:
             g.tournaments_syncing = True
             for found in sorted(g.pop("tournaments_to_sync", ())):
-                sync(found)
+                _sync_or_later(found)  # the write is kept either way
             return response
 
     pending.add(tournament_id)

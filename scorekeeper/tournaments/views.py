@@ -133,7 +133,7 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
     """The page: the round in play with each table's cross, the rounds, standings, bracket.
 
     ``etag`` is the page's own, which it follows the tournament with (app.js, every 5 s)."""
-    standing = store.sync(found.id) or store.standing(found)
+    standing = store.synced(found)
     tables: dict[str, dict[str, Any]] = {}
     if organizer:  # each table's rubber in play: its link and QR code for the table's phone
         for rows in standing.rubbers.values():

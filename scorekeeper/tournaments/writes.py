@@ -19,7 +19,7 @@ Write = Callable[[], store.Standing]
 def _synced(tournament: Tournament) -> store.Standing:
     tournament.updated_at = utcnow()
     db.session.commit()
-    return store.sync(tournament.id) or store.standing(tournament)
+    return store.synced(tournament)
 
 
 def draw_round(tournament: Tournament) -> store.Standing:

@@ -252,3 +252,25 @@ def test_a_tournament_in_a_group_needs_the_groups_key(client: FlaskClient) -> No
     win_rubber(client, tournament, matches(tournament, 1)[0]["rubbers"][0], 0)
     stats = client.get(f"/api/v1/groups/{group['id']}/stats", headers=EN).get_json()
     assert {player["name"] for player in stats["players"]} >= {"Ana 1", "Bruno 1", "Ana 4"}
+
+
+def test_a_hand_is_kept_when_its_tournament_cannot_follow_at_once(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from sqlalchemy.exc import OperationalError
+
+    from scorekeeper.tournaments import store
+
+    tournament = create(client, format="round_robin", pairs=pairs(4), best_of=3)
+    match = matches(tournament, 1)[0]
+    synced = store.sync
+
+    def busy(tournament_id: str) -> Any:
+        raise OperationalError("sync", {}, Exception("database is locked"))
+
+    monkeypatch.setattr(store, "sync", busy)
+    win_rubber(client, tournament, match["rubbers"][0], 0)  # 201: the hand is kept
+    monkeypatch.setattr(store, "sync", synced)
+    current = state(client, tournament)  # the next reader starts the match's next rubber
+    (match,) = [m for m in matches(current, 1) if m["table"] == match["table"]]
+    assert match["wins"] == [1, 0] and len(match["rubbers"]) == 2
