@@ -39,7 +39,7 @@ class build_py_with_catalogues(build_py):  # noqa: N801 - setuptools' naming
 SEARCH = Extension(
     "scorekeeper.engine.analysis._search",
     sources=["scorekeeper/engine/analysis/_search.c"],
-    extra_compile_args=["-O2"],
+    extra_compile_args=["-O3"],
     optional=True,
 )
 

@@ -37,6 +37,7 @@ from scorekeeper.engine.analysis import (
     costliest,
     solve,
 )
+from scorekeeper.engine.analysis import options as options_module
 from scorekeeper.engine.analysis import search as search_module
 from tests.engine.minimax import best, minimax
 
@@ -76,6 +77,52 @@ PYTHON = dataclasses.replace(Options(), compiled=False)
 def test_the_compiled_core_is_built() -> None:
     """``pip install`` builds it where a C compiler is (CI has one): the budgets need it."""
     assert compiled_core()
+
+
+def test_the_core_has_a_switch_for_each_speed_up_of_its_search() -> None:
+    """Its bits come from the core by the names of Options' fields: none kept equal by hand.
+
+    The three others are the Python side's: the bisection, the table kept between positions,
+    and the core itself."""
+    fields = {field.name for field in dataclasses.fields(Options)}
+    assert set(options_module.SWITCHES) == fields - {"zero_window", "reuse", "compiled"}
+    assert sorted(options_module.SWITCHES.values()) == [1 << bit for bit in range(6)]
+    assert options_module.POINTS[:10] == (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
+    assert sum(options_module.POINTS) == 120
+
+
+def _nodes(position: Position, options: Options) -> tuple[int, int, int]:
+    """The position's value, its value after its first legal card, and the nodes searched.
+
+    The second value is asked of the same search, where the table kept between them counts."""
+    search = position.search(options)
+    value = solve(position, search, time.monotonic() + 600)
+    after = position.play(sorted(position.legal(), key=str)[0])
+    return value, solve(after, search, time.monotonic() + 600), search.nodes
+
+
+# A deal of 6 cards a hand where each switch has work to do (seed 1000 of bench/analysis.py).
+SIX_CARDS = Position.from_hands(
+    "H",
+    1,
+    [
+        ["2C", "4D", "5D", "JS", "KC", "KD"],
+        ["2D", "3D", "7S", "AC", "JC", "QH"],
+        ["4S", "5S", "6S", "7C", "AH", "JD"],
+        ["3H", "5H", "6C", "JH", "KS", "QD"],
+    ],
+    RuleSet(),
+)
+
+
+@pytest.mark.parametrize("engine", [FAST, PYTHON], ids=["compiled", "python"])
+@pytest.mark.parametrize("switch", [name for name in SWITCHES if name != "compiled"])
+def test_each_switch_changes_the_node_count(engine: Options, switch: str) -> None:
+    """Each switch reaches the search it names: off, the same values from other work."""
+    on = _nodes(SIX_CARDS, engine)
+    off = _nodes(SIX_CARDS, dataclasses.replace(engine, **{switch: False}))
+    assert off[:2] == on[:2]
+    assert off[2] != on[2]
 
 
 @settings(max_examples=2000, deadline=None)

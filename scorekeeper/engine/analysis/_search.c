@@ -11,22 +11,37 @@
 #include <sys/mman.h>
 #endif
 
+/* The switches of the search, one bit each: the module exports them by the names of
+ * options.py's Options fields (SWITCHES), and search.py builds its flags from that. */
 #define OPT_TABLE 1
 #define OPT_BLANKS 2
 #define OPT_EQUIVALENT 4
 #define OPT_ORDERING 8
 #define OPT_BOUNDS 16
 #define OPT_LOOKAHEAD 32
+static const struct {
+    const char *name;
+    int bit;
+} SWITCHES[] = {
+    {"table", OPT_TABLE},         {"blank_classes", OPT_BLANKS}, {"equivalent_cards", OPT_EQUIVALENT},
+    {"ordering", OPT_ORDERING},   {"bounds", OPT_BOUNDS},        {"lookahead", OPT_LOOKAHEAD},
+};
+/* The numbering of cards (10 places a suit, places 0..4 the faces) and the points of each
+ * place: exported too, options.py takes them from here. */
+#define PLACES 10
+#define FACES 5
+#define BLANKS ((1 << (PLACES - FACES)) - 1) /* a suit's blanks, shifted down by FACES */
+#define FACE_BITS ((1 << FACES) - 1)
 #define CHECK_CLOCK_EVERY 2048
 /* Positions of at most SMALL_CARDS cards a hand have a table of their own, SMALL_SIZE entries
  * (1 MiB) that stays in the processor's cache: half the trick boundaries are such endgames. */
 #define SMALL_CARDS 2
 #define SMALL_SIZE (1 << 15)
 
-static const int PLACE_POINTS[10] = {11, 10, 4, 3, 2, 0, 0, 0, 0, 0};
-static int POINTS[40];
+static const int PLACE_POINTS[PLACES] = {11, 10, 4, 3, 2, 0, 0, 0, 0, 0};
+static int POINTS[4 * PLACES];
 static uint64_t SUIT_MASK[4];
-static uint8_t PACK[32][32];
+static uint8_t PACK[BLANKS + 1][BLANKS + 1];
 
 /* 32 bytes, two to a bucket of one cache line: the probe of a position is one memory read.
  * k holds the four hands of 40 bits and the leader (bits 40..41 of k[2], bit 42 "used"). */
@@ -63,7 +78,7 @@ static double monotonic(void) {
 static inline int low_card(uint64_t mask) { return __builtin_ctzll(mask); }
 
 static inline int beats(int card, int win, int trump) {
-    int suit = card / 10, win_suit = win / 10;
+    int suit = card / PLACES, win_suit = win / PLACES;
     if (suit == win_suit) return card < win;
     return suit == trump;
 }
@@ -78,9 +93,9 @@ static inline void key_of(Search *s, uint64_t key[4]) {
     for (int seat = 0; seat < 4; seat++) {
         uint64_t packed = 0, hand = h[seat];
         for (int suit = 0; suit < 4; suit++) {
-            int shift = 10 * suit + 5;
-            packed |= hand & (31ULL << (shift - 5));
-            packed |= (uint64_t)PACK[(remaining >> shift) & 31][(hand >> shift) & 31] << shift;
+            int shift = PLACES * suit + FACES;
+            packed |= hand & ((uint64_t)FACE_BITS << (shift - FACES));
+            packed |= (uint64_t)PACK[(remaining >> shift) & BLANKS][(hand >> shift) & BLANKS] << shift;
         }
         key[seat] = packed;
     }
@@ -160,13 +175,13 @@ static int quick_points(Search *s, int leader) {
 
 /* The legal cards, one of each run of equivalent cards: returns how many. */
 static int distinct(Search *s, uint64_t legal, uint64_t in_play, int *cards) {
-    int n = 0, previous = -10;
+    int n = 0, previous = -PLACES;
     int equivalent = s->options & OPT_EQUIVALENT;
     while (legal) {
         uint64_t low = legal & (~legal + 1);
         int card = low_card(low);
         legal ^= low;
-        if (equivalent && card / 10 == previous / 10 && POINTS[card] == POINTS[previous] &&
+        if (equivalent && card / PLACES == previous / PLACES && POINTS[card] == POINTS[previous] &&
             (in_play & (low - (2ULL << previous))) == 0) {
             previous = card;
             continue;
@@ -180,7 +195,7 @@ static int distinct(Search *s, uint64_t legal, uint64_t in_play, int *cards) {
 /* Whether a hand holding ``hand`` can take a trick led in ``led`` that ``win`` now wins. */
 static inline int can_beat(uint64_t hand, int led, int win, int trump) {
     uint64_t follow = hand & SUIT_MASK[led];
-    int win_suit = win / 10;
+    int win_suit = win / PLACES;
     if (follow) return win_suit == led && (follow & ((1ULL << win) - 1)) != 0;
     uint64_t trumps = hand & SUIT_MASK[trump];
     if (!trumps) return 0;
@@ -223,7 +238,7 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
     uint64_t mine = h[seat];
     uint64_t legal = mine & SUIT_MASK[led];
     if (!legal) legal = mine;
-    int cards[10], keys[10];
+    int cards[PLACES], keys[PLACES];
     int count = distinct(s, legal, h[0] | h[1] | h[2] | h[3] | trick, cards);
     int trump = s->trump;
     if ((s->options & OPT_ORDERING) && count > 1) {
@@ -238,11 +253,11 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
                 else if (wins && !can_beat(fourth, led, c, trump))
                     keys[i] = -200 - POINTS[c];
                 else
-                    keys[i] = wins ? c % 10 : 100 + POINTS[c];
+                    keys[i] = wins ? c % PLACES : 100 + POINTS[c];
             } else if (partner) keys[i] = (wins ? 100 : 0) - POINTS[c];
             else if (n == 3) /* Last: win with the most points, or ruff with the lowest trump. */
-                keys[i] = !wins ? 100 + POINTS[c] : c / 10 != led ? -(c % 10) : -POINTS[c];
-            else keys[i] = wins ? c % 10 : 100 + POINTS[c];
+                keys[i] = !wins ? 100 + POINTS[c] : c / PLACES != led ? -(c % PLACES) : -POINTS[c];
+            else keys[i] = wins ? c % PLACES : 100 + POINTS[c];
         }
         sort_by(cards, keys, count);
     }
@@ -251,8 +266,8 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
     if (n == 3 && (s->options & OPT_TABLE) && size >= 3) {
         /* The buckets of the next trick's positions, asked of the memory all at once; then,
          * the lookahead: one whose bounds already decide this card's window decides it. */
-        Entry *pairs[10];
-        uint64_t packs[10][3];
+        Entry *pairs[PLACES];
+        uint64_t packs[PLACES][3];
         for (int i = 0; i < count; i++) {
             uint64_t key[4];
             h[seat] = mine ^ (1ULL << cards[i]);
@@ -349,7 +364,7 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
             entry = pair[0].size <= pair[1].size ? &pair[0] : &pair[1];
         }
     }
-    int cards[10], keys[10];
+    int cards[PLACES], keys[PLACES];
     uint64_t in_play = h[0] | h[1] | h[2] | h[3];
     int count = distinct(s, mine, in_play, cards);
     if (s->options & OPT_ORDERING) {
@@ -360,7 +375,7 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
         uint64_t trumps = SUIT_MASK[s->trump], partner = h[(leader + 2) & 3];
         uint64_t left_hand = h[(leader + 1) & 3], right_hand = h[(leader + 3) & 3];
         for (int i = 0; i < count; i++) {
-            int c = cards[i], suit = c / 10;
+            int c = cards[i], suit = c / PLACES;
             uint64_t in_suit = SUIT_MASK[suit];
             if (c == hint) keys[i] = -1000;
             else if (suit == s->trump) keys[i] = 50 - POINTS[c];
@@ -380,7 +395,7 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
         uint64_t bit = 1ULL << card;
         h[leader] = mine ^ bit;
         int points = POINTS[card];
-        int value = follow(s, 1, leader, card / 10, leader, card, points, bit, left - points, a, b);
+        int value = follow(s, 1, leader, card / PLACES, leader, card, points, bit, left - points, a, b);
         if (s->timed_out) break;
         if (maximising) {
             if (value > best) {
@@ -442,7 +457,7 @@ static PyObject *Search_root(Search *s, PyObject *args) {
         }
         trick[i] = (int)card;
     }
-    uint64_t all = (1ULL << 40) - 1;
+    uint64_t all = (1ULL << 4 * PLACES) - 1;
     if ((h0 | h1 | h2 | h3) & ~all) {
         PyErr_SetString(PyExc_ValueError, "a hand is a mask of 40 bits");
         return NULL;
@@ -471,7 +486,7 @@ static PyObject *Search_root(Search *s, PyObject *args) {
             int winner = (leader + win) & 3, gain = (winner & 1) == 0 ? pile : 0;
             value = gain + lead(s, winner, left, alpha - gain, beta - gain);
         } else {
-            value = follow(s, (int)n, leader, trick[0] / 10, (leader + win) & 3, trick[win], pile,
+            value = follow(s, (int)n, leader, trick[0] / PLACES, (leader + win) & 3, trick[win], pile,
                            mask, left, alpha, beta);
         }
     }
@@ -595,13 +610,45 @@ static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "_search", "The compiled core of search.py.", -1, NULL,
 };
 
+/* SWITCHES (a dict, name to bit), PLACES, FACES, PLACE_POINTS and CHECK_CLOCK_EVERY. */
+static int add_constants(PyObject *m) {
+    PyObject *switches = PyDict_New(), *points = PyTuple_New(PLACES);
+    if (switches == NULL || points == NULL) goto failed;
+    for (size_t i = 0; i < sizeof SWITCHES / sizeof SWITCHES[0]; i++) {
+        PyObject *bit = PyLong_FromLong(SWITCHES[i].bit);
+        if (bit == NULL || PyDict_SetItemString(switches, SWITCHES[i].name, bit) < 0) {
+            Py_XDECREF(bit);
+            goto failed;
+        }
+        Py_DECREF(bit);
+    }
+    for (int place = 0; place < PLACES; place++) {
+        PyObject *value = PyLong_FromLong(PLACE_POINTS[place]);
+        if (value == NULL) goto failed;
+        PyTuple_SET_ITEM(points, place, value);
+    }
+    if (PyModule_AddObject(m, "SWITCHES", switches) < 0) goto failed;
+    switches = NULL;
+    if (PyModule_AddObject(m, "PLACE_POINTS", points) < 0) goto failed;
+    points = NULL;
+    if (PyModule_AddIntConstant(m, "PLACES", PLACES) < 0 ||
+        PyModule_AddIntConstant(m, "FACES", FACES) < 0 ||
+        PyModule_AddIntConstant(m, "CHECK_CLOCK_EVERY", CHECK_CLOCK_EVERY) < 0)
+        return -1;
+    return 0;
+failed:
+    Py_XDECREF(switches);
+    Py_XDECREF(points);
+    return -1;
+}
+
 PyMODINIT_FUNC PyInit__search(void) {
-    for (int i = 0; i < 40; i++) POINTS[i] = PLACE_POINTS[i % 10];
-    for (int suit = 0; suit < 4; suit++) SUIT_MASK[suit] = ((1ULL << 10) - 1) << (10 * suit);
-    for (int r = 0; r < 32; r++)
-        for (int held = 0; held < 32; held++) {
+    for (int i = 0; i < 4 * PLACES; i++) POINTS[i] = PLACE_POINTS[i % PLACES];
+    for (int suit = 0; suit < 4; suit++) SUIT_MASK[suit] = ((1ULL << PLACES) - 1) << (PLACES * suit);
+    for (int r = 0; r <= BLANKS; r++)
+        for (int held = 0; held <= BLANKS; held++) {
             int packed = 0, place = 0;
-            for (int bit = 0; bit < 5; bit++)
+            for (int bit = 0; bit < PLACES - FACES; bit++)
                 if (r >> bit & 1) {
                     if ((held & r) >> bit & 1) packed |= 1 << place;
                     place++;
@@ -614,6 +661,10 @@ PyMODINIT_FUNC PyInit__search(void) {
     Py_INCREF(&SearchType);
     if (PyModule_AddObject(m, "Search", (PyObject *)&SearchType) < 0) {
         Py_DECREF(&SearchType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (add_constants(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -21,15 +21,22 @@ def _load_core() -> ModuleType | None:
 
 COMPILED = _load_core()
 
-PLACES = 10
-PLACE_POINTS = (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
+# The numbering and the points are the compiled core's own when it was built (it exports
+# them), so the two searches cannot count differently; these are for the pure-Python search
+# alone, where no compiler was.
+PLACES: int = COMPILED.PLACES if COMPILED else 10
+PLACE_POINTS: tuple[int, ...] = (
+    COMPILED.PLACE_POINTS if COMPILED else (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
+)
 POINTS = tuple(PLACE_POINTS[i % PLACES] for i in range(4 * PLACES))
 SUIT_MASK = tuple(((1 << PLACES) - 1) << (PLACES * suit) for suit in range(4))
-FACES = 5
+FACES: int = COMPILED.FACES if COMPILED else 5
 """Places 0..4 hold points, each a different number; places 5..9 are the blanks."""
 BLANKS = (1 << (PLACES - FACES)) - 1
-CHECK_CLOCK_EVERY = 2048
+CHECK_CLOCK_EVERY: int = COMPILED.CHECK_CLOCK_EVERY if COMPILED else 2048
 """Trick boundaries searched between two looks at the clock, when there is a deadline."""
+SWITCHES: dict[str, int] = dict(COMPILED.SWITCHES) if COMPILED else {}
+"""The compiled core's switches, by the names of :class:`Options`' fields, and their bits."""
 
 
 def _packed(remaining: int, held: int) -> int:

@@ -21,6 +21,7 @@ from .options import (
     PLACES,
     POINTS,
     SUIT_MASK,
+    SWITCHES,
     Options,
     OutOfTime,
 )
@@ -43,18 +44,7 @@ class Search:
         self._clock = time.monotonic
         self._core: Any = None
         if options.compiled and COMPILED is not None:
-            flags = sum(
-                bit
-                for bit, on in (
-                    (1, options.table),
-                    (2, options.blank_classes),
-                    (4, options.equivalent_cards),
-                    (8, options.ordering),
-                    (16, options.bounds),
-                    (32, options.lookahead),
-                )
-                if on
-            )
+            flags = sum(bit for name, bit in SWITCHES.items() if getattr(options, name))
             # 2**21 entries of 32 bytes for a full deal: 64 MiB, touched only where used.
             self._core = COMPILED.Search(trump, flags, min(21, 8 + 2 * max(cards, 1)))
 
