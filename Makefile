@@ -10,7 +10,8 @@ COMPILED := $(CATALOGUES:.po=.mo)
 
 # Generated cases for each API operation and each HTML form (tests/system/test_fuzz.py): about 3,400
 # in `make test`, which CI runs on SQLite and on PostgreSQL; `make fuzz` runs many more and
-# kills the server more often (tests/system/test_crash.py).
+# kills the server more often (tests/system/test_crash.py), and checks the solver on all 100
+# deals of its golden file (tests/engine/test_golden.py; 6 in `make test`).
 FUZZ_EXAMPLES ?= 200
 FUZZ_MORE ?= 2000
 CRASH_MORE ?= 30
@@ -61,8 +62,9 @@ test: install-test
 		--durations=10 $(PYTEST_ARGS)
 
 fuzz: install-test
-	FUZZ_EXAMPLES=$(FUZZ_MORE) CRASH_CYCLES=$(CRASH_MORE) $(BIN)/python -m pytest \
-		tests/system/test_fuzz.py tests/system/test_crash.py tests/system/test_two_phones.py
+	FUZZ_EXAMPLES=$(FUZZ_MORE) CRASH_CYCLES=$(CRASH_MORE) GOLDEN_DEALS=100 $(BIN)/python -m pytest \
+		tests/system/test_fuzz.py tests/system/test_crash.py tests/system/test_two_phones.py \
+		tests/engine/test_golden.py
 
 lint: install-test
 	$(BIN)/ruff check scorekeeper tests bench

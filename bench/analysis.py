@@ -1,12 +1,14 @@
 """The exact analysis' figures: a full deal's value and a whole record's analysis.
 
 Each is set against the plain search (every speed-up off, pure Python) timed in the same run
-on endgames of 6 tricks.
+on endgames of 6 tricks. The budgets are of processor time (issue 27: a deal's value median
+0.1 s, p95 1 s, worst 5 s; a record's p95 3 s), which a busy machine does not stretch as it
+does the wall clock; the table gives both.
 
 ``python -m bench.analysis`` prints them alone; ``make bench`` adds them to the other figures.
-Deals and records come from fixed seeds, so two runs measure the same work. A deal that passes
-``BENCH_ANALYSIS_CAP`` seconds is stopped and counted at the cap (the figure then understates
-the tail, and says how many were stopped).
+Deals and records come from fixed seeds (the deals are those of tests/engine/golden_deals.json),
+so two runs measure the same work. A deal that passes ``BENCH_ANALYSIS_CAP`` seconds is stopped
+and counted at the cap (the figure then understates the tail, and says how many were stopped).
 """
 
 from __future__ import annotations
@@ -34,10 +36,10 @@ from scorekeeper.engine.analysis import (
     solve,
 )
 
-DEALS = int(os.environ.get("BENCH_ANALYSIS_DEALS", "20"))
-RECORDS = int(os.environ.get("BENCH_ANALYSIS_RECORDS", "10"))
+DEALS = int(os.environ.get("BENCH_ANALYSIS_DEALS", "100"))
+RECORDS = int(os.environ.get("BENCH_ANALYSIS_RECORDS", "20"))
 ENDGAMES = int(os.environ.get("BENCH_ANALYSIS_ENDGAMES", "10"))
-CAP = float(os.environ.get("BENCH_ANALYSIS_CAP", "60"))
+CAP = float(os.environ.get("BENCH_ANALYSIS_CAP", "300"))
 RULES = RuleSet()
 PYTHON = Options(compiled=False)
 
@@ -149,28 +151,32 @@ def analysis_figures() -> list[Figure]:
     records = [_timed(_record(seed)) for seed in range(RECORDS)]
     record_cpu = CPU[:]
     figures = [figure("analysis: 6-trick endgame, plain ÷ solver", ratio, 10, ">=", "", endgames)]
-    for name, runs, cpu, median_budget, p95_budget, what in (
-        ("analysis: a full deal's value", values, value_cpu, 0.5, 5.0, f"{DEALS} random deals"),
+    for name, runs, cpu, budgets, what in (
+        (
+            "analysis: a full deal's value",
+            values,
+            value_cpu,
+            {"median": 0.1, "p95": 1.0, "worst": 5.0},
+            f"{DEALS} random deals",
+        ),
         (
             "analysis: a whole record, 40 positions and best cards",
             records,
             record_cpu,
-            2.0,
-            15.0,
+            {"median": 1.0, "p95": 3.0},
             f"{RECORDS} random records (random legal play)",
         ),
     ):
         times = [seconds for seconds, _ in runs]
         stopped = sum(1 for _, done in runs if not done)
         detail = (
-            f"{what}, {core}; p95 {_p95(times):.2f} s, worst {max(times):.2f} s; processor "
-            f"time median {statistics.median(cpu):.2f} s, p95 {_p95(cpu):.2f} s"
-            + (f", {stopped} stopped at the {CAP:.0f} s cap" if stopped else "")
+            f"{what}, {core}, processor time; wall clock median {statistics.median(times):.2f}"
+            f" s, p95 {_p95(times):.2f} s, worst {max(times):.2f} s"
+            + (f"; {stopped} stopped at the {CAP:.0f} s cap" if stopped else "; none stopped")
         )
-        figures.append(
-            figure(f"{name}, median", statistics.median(times), median_budget, "<=", "s", detail)
-        )
-        figures.append(figure(f"{name}, p95", _p95(times), p95_budget, "<=", "s", detail))
+        measured = {"median": statistics.median(cpu), "p95": _p95(cpu), "worst": max(cpu)}
+        for which, budget in budgets.items():
+            figures.append(figure(f"{name}, {which}", measured[which], budget, "<=", "s", detail))
     peak = resident_peak()
     figures.append(
         figure(

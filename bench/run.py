@@ -729,7 +729,7 @@ def main() -> int:
             "history and statistics pages at 10,000 rubbers ÷ at 100", 1.2, "<=", "", scale_figures
         )
         figures += _guarded(
-            "analysis: a full deal's value, median", 0.5, "<=", "s", _analysis_figures
+            "analysis: a full deal's value, median", 0.1, "<=", "s", _analysis_figures
         )
         figures += _guarded(
             "a 128-pair Swiss round drawn (after 6 rounds), worst of 10",
