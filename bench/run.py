@@ -660,13 +660,10 @@ def _guarded(name: str, budget: float, comparison: str, unit: str, measure: Any)
         return [not_measured(name, budget, comparison, unit, f"{type(error).__name__}: {error}")]
 
 
-def _analysis_figures() -> list[Figure]:
-    """The analysis's figures, from a process of its own.
-
-    Its peak memory is then the analysis's alone, not that of the databases and pages measured
-    before it in this process."""
+def _figures_of(module: str) -> list[Figure]:
+    """The figures of ``python -m <module> --json``, run in a process of its own."""
     done = subprocess.run(
-        [sys.executable, "-m", "bench.analysis", "--json"],
+        [sys.executable, "-m", module, "--json"],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -674,6 +671,22 @@ def _analysis_figures() -> list[Figure]:
     )
     figures: list[Figure] = json.loads(done.stdout.strip().splitlines()[-1])
     return figures
+
+
+def _analysis_figures() -> list[Figure]:
+    """The analysis's figures, from a process of its own.
+
+    Its peak memory is then the analysis's alone, not that of the databases and pages measured
+    before it in this process."""
+    return _figures_of("bench.analysis")
+
+
+def _queue_figures() -> list[Figure]:
+    """Issue 27's figures (bench/queue.py): an analysis through the queue, on SQLite and Redis.
+
+    From a process of its own, as the analysis's: its reference solve runs where nothing else
+    was measured."""
+    return _figures_of("bench.queue")
 
 
 def main() -> int:
@@ -730,6 +743,13 @@ def main() -> int:
         )
         figures += _guarded(
             "analysis: a full deal's value, median", 0.1, "<=", "s", _analysis_figures
+        )
+        figures += _guarded(
+            "an analysis through the queue (SQLite), on top of its solve, median",
+            0.3,
+            "<=",
+            "s",
+            _queue_figures,
         )
         figures += _guarded(
             "a 128-pair Swiss round drawn (after 6 rounds), worst of 10",

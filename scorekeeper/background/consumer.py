@@ -1,9 +1,10 @@
 """The consumer's command line: ``python -m scorekeeper.background.consumer`` (``make worker``).
 
 It runs huey's consumer on ``scorekeeper.worker.huey`` (the app built as a server builds it).
-``ANALYSIS_WORKERS`` (default 1) analyses run at once, each in a thread of the consumer; an
-idle consumer looks at the SQLite queue at most once a second (huey's back-off from 0.1 s; on
-Redis it waits on the list).
+``ANALYSIS_WORKERS`` (default 1) analyses run at once, each in a thread of the consumer. An
+idle consumer looks at the SQLite queue every :data:`POLL` seconds, without huey's back-off, so
+new work waits at most that long; on Redis it waits on the list, and a push wakes it at once
+(docs/decisions/analysis.md, "Through the queue").
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ import os
 import signal
 import subprocess
 import sys
+
+POLL = "0.05"
+"""Seconds between an idle worker's looks at a queue that does not block (SQLite), fixed: no
+back-off. On Redis the worker blocks on the list instead, and this paces only its retries after
+an error reading it (docs/decisions/analysis.md, "Through the queue")."""
 
 
 def command() -> list[str]:
@@ -26,8 +32,10 @@ def command() -> list[str]:
         "--worker-type",
         "thread",
         "--delay",
-        "0.1",
+        POLL,
         "--max-delay",
+        POLL,
+        "--backoff",
         "1",
         "--no-periodic",
     ]

@@ -1,4 +1,4 @@
-"""The analyses' queue: bounded, under a time budget, and surviving a restart with a real consumer.
+"""The analyses' queue: bounded, under a time budget, surviving a restart, taken up at once.
 
 The restart test runs what production runs: gunicorn as `make serve` does, and huey's consumer
 as `make worker` does (``python -m scorekeeper.background.consumer``), each a process the test
@@ -23,9 +23,14 @@ from typing import Any
 import pytest
 import requests
 from flask import Flask
+from huey import Huey
+from huey.consumer_options import ConsumerConfig, OptionParserHandler
+from redis import Redis
 from sqlalchemy import select
 
+from scorekeeper import create_app
 from scorekeeper.background import work
+from scorekeeper.background.consumer import command
 from scorekeeper.background.models import Analysis, Status
 from scorekeeper.background.queue import DEFAULTS, STALE, compute, queue_of
 from scorekeeper.engine import RuleSet, verify_record
@@ -467,3 +472,105 @@ def test_clients_take_turns_in_the_queue(tmp_path: Path, queue_url: str) -> None
     print(f"\n[hardening] turns ({queue_url.split(':')[0]}): {' '.join(order)}")
     assert sorted(order) == sorted(names.values())
     assert order.index("C1") < order.index("A2") and order.index("C1") < order.index("B2"), order
+
+
+# An idle consumer takes new work at once (issue 27) ---------------------------------------------
+
+PICKUP = 0.1
+"""Issue 27: an idle consumer takes new work within 0.1 s (bench/queue.py measures it)."""
+EMPTY_LOOKS = 40
+"""Looks at an empty queue: the old back-off, from 0.1 s by 1.15 a look, waited its cap of 1 s
+from the 18th on (some 6.5 s idle)."""
+
+
+def idle_waits(queue: Huey, looks: int) -> list[float]:
+    """The waits of a worker of the consumer :func:`consumer.command` runs, over empty looks.
+
+    huey's own option parser reads the command's arguments and huey builds the consumer on
+    ``queue``; one of its workers runs its loop ``looks`` times, as in the consumer, but its stop
+    flag notes each wait instead of waiting."""
+    options, arguments = OptionParserHandler().get_option_parser().parse_args(command()[3:])
+    assert arguments == ["scorekeeper.worker.huey"]
+    config = ConsumerConfig(
+        **{key: value for key, value in vars(options).items() if value is not None}
+    )
+    config.validate()
+    worker, _ = queue.create_consumer(**config.values).worker_threads[0]
+    waits: list[float] = []
+
+    class NotedWaits:
+        def wait(self, timeout: float) -> bool:
+            waits.append(timeout)
+            return False
+
+    worker.stop_flag = NotedWaits()
+    for _ in range(looks):
+        worker.loop()
+    return waits
+
+
+def test_an_idle_consumer_looks_at_the_sqlite_queue_at_least_every_tenth_of_a_second(
+    queued_app: Flask,
+) -> None:
+    """The consumer's settings as huey applies them, over 40 looks at an empty SQLite queue.
+
+    With ``--delay 0.1 --max-delay 1`` the waits grew to 1 s, so new work waited up to a second
+    once the consumer had been idle some 6.5 s."""
+    queue = queue_of(queued_app)
+    assert not queue.storage.blocking
+    waits = idle_waits(queue, EMPTY_LOOKS)
+    assert len(waits) == EMPTY_LOOKS
+    assert max(waits) <= PICKUP, waits
+
+
+def test_an_idle_consumer_waits_on_the_redis_list(
+    tmp_path: Path, environment: dict[str, str]
+) -> None:
+    """On Redis the consumer's worker blocks on the queue's list: a push wakes it.
+
+    Its empty looks never sleep (huey's worker sleeps only on a queue that does not block), and
+    the real consumer's connection is seen blocked in ``BRPOP``; then an analysis is done."""
+    log = tmp_path / "consumer.log"
+    with redis_server(tmp_path) as url:
+        env = {**environment, "ANALYSIS_QUEUE_URL": url}
+        config = {
+            "TESTING": True,
+            "SECRET_KEY": env["SECRET_KEY"],
+            "SQLALCHEMY_DATABASE_URI": env["DATABASE_URL"],
+            "ANALYSIS_QUEUE_URL": url,
+        }
+        app = create_app(config)
+        assert queue_of(app).storage.blocking
+        assert idle_waits(queue_of(app), 2) == []
+        consumer = start_consumer(env, log)
+        try:
+            blocked_in_brpop(url, log)
+            client = app.test_client()
+            queued = client.post("/api/v1/analysis", json=hands("AS"))
+            assert queued.status_code == 202, queued.get_json()
+            status_url = queued.get_json()["status_url"]
+            end = time.monotonic() + DONE_WITHIN
+            while (status := client.get(status_url).get_json())["status"] != "done":
+                assert status["status"] != "failed" and time.monotonic() < end, log.read_text()
+                time.sleep(0.2)
+            assert status["result"]["value"] == [28, 11]
+        finally:
+            stop_consumer(consumer)
+            queue_of(app).storage.pool.disconnect()
+            with app.app_context():
+                db.engine.dispose()
+
+
+def blocked_in_brpop(url: str, log: Path) -> None:
+    """Wait (up to DONE_WITHIN s, the consumer starting) for a client blocked in ``BRPOP``."""
+    server = Redis.from_url(url)
+    try:
+        end = time.monotonic() + DONE_WITHIN
+        while time.monotonic() < end:
+            clients = server.client_list()
+            if any(c["cmd"] == "brpop" and "b" in c["flags"] for c in clients):
+                return
+            time.sleep(0.1)
+        pytest.fail(f"no client blocked in BRPOP: {clients}\n{log.read_text()[-3000:]}")
+    finally:
+        server.close()

@@ -6,8 +6,9 @@ import json
 import math
 
 import pytest
+import requests
 
-from bench import figures, run
+from bench import figures, queue, run
 
 
 def test_a_figure_is_judged_against_its_budget() -> None:
@@ -61,6 +62,8 @@ def test_a_part_that_breaks_is_reported_as_missed_not_raised() -> None:
 def test_the_load_only_ever_targets_this_machine(tmp_path: object) -> None:
     with pytest.raises(ValueError, match="127.0.0.1"):
         run.wrk("http://example.org/", "", tmp_path)  # type: ignore[arg-type]
+    with requests.Session() as session, pytest.raises(ValueError, match="127.0.0.1"):
+        queue.one_analysis(session, "http://example.org", 0)
 
 
 def test_the_page_parser_finds_what_a_phone_downloads() -> None:
