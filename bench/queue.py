@@ -33,7 +33,6 @@ import re
 import secrets
 import shutil
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -57,6 +56,7 @@ from scorekeeper.background.consumer import command, stop
 from scorekeeper.background.models import Analysis
 from scorekeeper.engine import RuleSet
 from scorekeeper.extensions import db
+from tests.support.servers import Gunicorn, redis_server
 
 ROOT = Path(__file__).resolve().parent.parent
 HOST = "127.0.0.1"
@@ -73,12 +73,6 @@ ON_TOP_BUDGET = 0.3
 PICKUP_BUDGET = 0.1
 EXECUTING = re.compile(r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3})\] INFO:huey:[^:]*:Executing ")
 """huey's line as a worker starts a task (its consumer's log format, local time)."""
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 def _local(url: str) -> str:
@@ -100,73 +94,12 @@ def _stop_group(process: subprocess.Popen[bytes], sig: int) -> None:
 @contextlib.contextmanager
 def app_server(env: dict[str, str], log: Path) -> Iterator[str]:
     """``make serve``'s gunicorn (no consumer of its own) on 127.0.0.1: its base URL."""
-    port = _free_port()
-    url = _local(f"http://{HOST}:{port}")
-    with log.open("ab") as out:
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gunicorn",
-                "--config",
-                "python:scorekeeper.gunicorn_conf",
-                "scorekeeper:create_app()",
-            ],
-            cwd=ROOT,
-            env={**env, "HOST": HOST, "PORT": str(port)},
-            stdout=out,
-            stderr=out,
-            start_new_session=True,
-        )
+    server = Gunicorn(env, log)
+    server.start()
     try:
-        deadline = time.monotonic() + STARTUP
-        while True:
-            with contextlib.suppress(requests.RequestException):
-                if requests.get(f"{url}/api/v1/openapi.json", timeout=1).status_code == 200:
-                    break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"gunicorn did not answer:\n{log.read_text()[-2000:]}")
-            time.sleep(0.1)
-        yield url
+        yield _local(server.url)
     finally:
-        _stop_group(process, signal.SIGTERM)
-
-
-@contextlib.contextmanager
-def redis_server(folder: Path) -> Iterator[str]:
-    """A redis-server of the run's own on 127.0.0.1, nothing kept on disk: its URL."""
-    port = _free_port()
-    process = subprocess.Popen(
-        [
-            str(shutil.which("redis-server")),
-            "--bind",
-            HOST,
-            "--port",
-            str(port),
-            "--save",
-            "",
-            "--appendonly",
-            "no",
-            "--dir",
-            str(folder),
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        deadline = time.monotonic() + STARTUP
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection((HOST, port), 1) as probe:
-                probe.sendall(b"PING\r\n")
-                if probe.recv(16).startswith(b"+PONG"):
-                    break
-            if process.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("redis-server did not answer")
-            time.sleep(0.05)
-        yield f"redis://{HOST}:{port}"
-    finally:
-        _stop_group(process, signal.SIGTERM)
+        server.stop()
 
 
 @contextlib.contextmanager
