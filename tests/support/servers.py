@@ -126,6 +126,15 @@ def free_port() -> int:
         return int(probe.getsockname()[1])
 
 
+def as_from_a_terminal(command: list[str]) -> list[str]:
+    """``command`` with SIGINT at its default, as a terminal's foreground job has it (Ctrl-C).
+
+    A suite started in the background (``make test &``, nohup) ignores SIGINT, and every child
+    inherits that: `flask run` would sleep through the SIGINT a test sends it as Ctrl-C."""
+    restore = "import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); "
+    return [sys.executable, "-c", restore + "os.execv(sys.argv[1], sys.argv[1:])", *command]
+
+
 def upgrade(env: dict[str, str]) -> None:
     """`flask --app scorekeeper db upgrade`: the schema from the real migrations."""
     done = subprocess.run(

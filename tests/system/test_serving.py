@@ -21,7 +21,7 @@ import requests
 
 from scorekeeper import gunicorn_conf
 from tests.support.records import FULL_RECORD
-from tests.support.servers import ROOT, Gunicorn, free_port, need_program
+from tests.support.servers import ROOT, Gunicorn, as_from_a_terminal, free_port, need_program
 
 CONF = ROOT / "scorekeeper" / "gunicorn_conf.py"
 
@@ -168,7 +168,10 @@ def test_make_run_analyses_beside_the_development_server(tmp_path: Path) -> None
     assert upgrade.returncode == 0, upgrade.stderr[-3000:]
     port = free_port()  # the recipe's 5000 may be taken on a shared machine
     server = Gunicorn(
-        env=env, log=tmp_path / "run.log", port=port, command=[*served[:-1], str(port)]
+        env=env,
+        log=tmp_path / "run.log",
+        port=port,
+        command=as_from_a_terminal([*served[:-1], str(port)]),
     )
     server.start()
     assert server.process is not None
