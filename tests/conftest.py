@@ -33,6 +33,21 @@ PURE = {
 
 Every doctest is pure too. A pure test that connects to a database fails."""
 
+ONE_DATABASE = {
+    "tests/browser": "a page in Chromium: its server's reads and writes are those of the API and "
+    "the forms, whose own tests run on both databases",
+    "tests/system/test_nginx_answers.py": "nginx's own answers, whatever the app's database",
+    "tests/system/test_slow_clients.py": "nginx holding slow clients, whatever the app's database",
+}
+"""What touches a database but checks nothing a database changes, and why: the PostgreSQL run
+leaves it to SQLite's too (tests/README.md), but for BOTH_DATABASES."""
+
+BOTH_DATABASES = {
+    "tests/browser/test_two_phones.py": "two phones' hands on one rubber, refused as stale",
+    "tests/browser/test_offline.py": "hands queued offline, sent once when the network is back",
+}
+"""The browser tests of two writers at once, or of one write sent twice: run on both."""
+
 
 def pytest_configure(config: pytest.Config) -> None:
     _own_database()
@@ -68,20 +83,33 @@ _PURE: set[str] = set()
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Mark the pure tests (PURE, and every doctest); on PostgreSQL (DATABASE_URL), run none.
+    """Mark the pure tests and ONE_DATABASE's; on PostgreSQL (DATABASE_URL), run neither.
 
-    A pure test runs the same on any database, so SQLite's run is enough for it."""
+    The pure ones are PURE's and every doctest. Each runs the same on any database, so SQLite's
+    run is enough for it."""
+    once: set[str] = set()
     for item in items:
         where = item.path.relative_to(ROOT)
         if isinstance(item, pytest.DoctestItem) or any(where.is_relative_to(path) for path in PURE):
             item.add_marker(pytest.mark.pure)
         if item.get_closest_marker("pure"):
             _PURE.add(item.nodeid)
+        elif _on_one_database(where):
+            item.add_marker(pytest.mark.one_database)
+            once.add(item.nodeid)
     if not os.environ.get("DATABASE_URL"):
         return
-    kept = [item for item in items if item.nodeid not in _PURE]
-    config.hook.pytest_deselected(items=[item for item in items if item.nodeid in _PURE])
+    left = _PURE | once
+    kept = [item for item in items if item.nodeid not in left]
+    config.hook.pytest_deselected(items=[item for item in items if item.nodeid in left])
     items[:] = kept
+
+
+def _on_one_database(where: Path) -> bool:
+    """Whether the test module at ``where`` runs on SQLite's run only (ONE_DATABASE)."""
+    if any(where == Path(path) for path in BOTH_DATABASES):
+        return False
+    return any(where.is_relative_to(path) for path in ONE_DATABASE)
 
 
 def _no_database_in_a_pure_test(*_args: Any) -> None:
