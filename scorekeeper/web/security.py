@@ -148,6 +148,15 @@ HEADERS = (
 _HEADERS = tuple((name.lower(), name, value) for name, value in HEADERS)
 """HEADERS with each name in lower case, to compare with the view's own once per answer."""
 
+DOCUMENT_ONLY = frozenset(
+    {"content-security-policy", "permissions-policy", "cross-origin-opener-policy"}
+)
+"""What a browser reads only on a document or a worker's script: inert on a static file (a
+style sheet, a script a page loads, an icon, all the app's own), where they cost a phone 344
+bytes an answer (docs/decisions/security.md). The service worker is no static file: /sw.js."""
+
+_STATIC_HEADERS = tuple(header for header in _HEADERS if header[0] not in DOCUMENT_ONLY)
+
 
 HOLDS_EDIT_KEY = "scorekeeper.holds_edit_key"
 """The WSGI environ's mark of an answer that shows an edit key."""
@@ -164,19 +173,25 @@ class FixedHeaders:
     """WSGI middleware: each answer leaves with HEADERS, added as it starts.
 
     Set once per answer on the plain list the server sends, after every view, error handler and
-    hook of the app: a view's own header of the same name is kept. An answer that shows an edit
-    key is ``no-store``; a JSON answer is an attachment; over https, Strict-Transport-Security
-    too: the phone comes back over https only. The scheme is read as the answer starts, after
-    werkzeug's ProxyFix has set it from the proxy's header."""
+    hook of the app: a view's own header of the same name is kept. A static file goes without
+    DOCUMENT_ONLY's. An answer that shows an edit key is ``no-store``; a JSON answer is an
+    attachment; over https, Strict-Transport-Security too: the phone comes back over https
+    only. The scheme is read as the answer starts, after werkzeug's ProxyFix has set it from
+    the proxy's header."""
 
     def __init__(self, app: Flask) -> None:
         self.app = app
         self.wsgi_app = app.wsgi_app
+        self.static = f"{app.static_url_path}/" if app.static_url_path else None
 
     def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        static = self.static is not None and environ.get("PATH_INFO", "").startswith(self.static)
+
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
             present = {name.lower(): index for index, (name, _) in enumerate(headers)}
-            headers.extend((name, value) for low, name, value in _HEADERS if low not in present)
+            # A static file's error is an HTML page: it keeps every header.
+            fixed = _STATIC_HEADERS if static and status[:1] in ("2", "3") else _HEADERS
+            headers.extend((name, value) for low, name, value in fixed if low not in present)
             if environ.get(HOLDS_EDIT_KEY):
                 no_store = ("Cache-Control", "no-store")
                 if "cache-control" in present:  # in its place: the indices above stay true

@@ -60,12 +60,12 @@ def test_links_cookies_and_headers_name_the_https_address(stack: Stack) -> None:
             for name in (
                 "Strict-Transport-Security",
                 "X-Content-Type-Options",
-                "Content-Security-Policy",
-                "Permissions-Policy",
-                "Cross-Origin-Opener-Policy",
                 "Cross-Origin-Resource-Policy",
             ):
                 assert name in answer.headers, (answer.url, name)
+        for name in ("Content-Security-Policy", "Permissions-Policy", "Cross-Origin-Opener-Policy"):
+            assert name in page.headers, name
+            assert name not in static.headers, name  # a document's only (security.py)
         assert page.headers["Cache-Control"] == "no-store"  # it shows the edit link
         served = "".join(server.log.read_text() for server in stack.servers)
         assert "/static/app.css" not in served  # nginx answered it alone

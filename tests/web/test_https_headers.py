@@ -44,7 +44,6 @@ def test_every_answer_over_https_carries_the_headers(app: Flask) -> None:
         "new rubber (redirect)": phone.post("/rubbers", environ_overrides=HTTPS),
         "API state": phone.get(f"/api/v1/rubbers/{table.id}", environ_overrides=HTTPS),
         "API 404": phone.get("/api/v1/rubbers/nope", environ_overrides=HTTPS),
-        "static file": phone.get(f"/static/{static[0]}", environ_overrides=HTTPS),
         "service worker": phone.get("/sw.js", environ_overrides=HTTPS),
         "page 404": phone.get("/no/such/page", environ_overrides=HTTPS),
         "language switch": phone.get("/language/en?next=/", environ_overrides=HTTPS),
@@ -52,6 +51,10 @@ def test_every_answer_over_https_carries_the_headers(app: Flask) -> None:
     for where, response in answers.items():
         assert_https_headers(response, where)
         response.close()
+    with phone.get(f"/static/{static[0]}", environ_overrides=HTTPS) as static_file:
+        assert static_file.headers.get("Strict-Transport-Security") == "max-age=31536000"
+        assert static_file.headers.get("Cross-Origin-Resource-Policy") == "same-origin"
+        assert "Permissions-Policy" not in static_file.headers  # a document's (test_security.py)
     cookie = answers["new rubber (redirect)"].headers["Set-Cookie"]
     assert cookie.startswith("__Host-session=") and "Secure" in cookie
 
