@@ -24,6 +24,8 @@ CHROMIUM_ARGS = [
     "--disable-quic",
     "--no-first-run",
 ]
+ASSERTION_TIMEOUT = 10_000
+"""Milliseconds an action or an assertion waits for the page before it fails."""
 PHONE = {
     "viewport": {"width": 390, "height": 844},
     "device_scale_factor": 2,
@@ -43,9 +45,13 @@ def _missing(reason: str) -> None:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     try:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
     except ImportError:
         _missing("the playwright package")
+    # An assertion waits as long as an action (a context's default, _new_phone): 5 s, its own
+    # default, was too short for a tap's navigation when the machine was busy (a page
+    # installing its service worker on a loaded CI machine).
+    expect.set_options(timeout=ASSERTION_TIMEOUT)
     if not Path(CHROMIUM).exists():
         _missing(f"Chromium at {CHROMIUM} (apt-get install chromium)")
     with sync_playwright() as playwright:
@@ -67,7 +73,7 @@ def live_server(tmp_path: Path) -> Iterator[str]:
 def _new_phone(browser: Any) -> Iterator[Any]:
     """A page in a fresh phone-sized touch context (its own cookies: its own device)."""
     context = browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
+    context.set_default_timeout(ASSERTION_TIMEOUT)
     yield context.new_page()
     context.close()
 
