@@ -149,9 +149,12 @@ def test_nginxs_own_answers_carry_the_apps_headers(stack: Stack) -> None:
     with stack.front.session() as phone:
         ordinary = phone.get(f"{stack.url}/", timeout=10)
         static = phone.get(f"{stack.url}/static/app.css", timeout=10)
+        missing = phone.get(f"{stack.url}/static/no-such-file.css", timeout=10)
         too_large = phone.post(f"{stack.url}/api/v1/rubbers", data=b"x" * BIG, timeout=10)
     _same_headers_as_the_app(ordinary)  # once each: nginx adds none the app has set
     _same_headers_as_the_app(static, static=True)
+    assert missing.status_code == 404
+    _same_headers_as_the_app(missing)  # an error page: a document, with every header
     _same_headers_as_the_app(too_large)
     assert too_large.status_code == 413
 
