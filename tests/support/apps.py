@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
+import shutil
 import socket
+import tempfile
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -21,21 +23,54 @@ from scorekeeper.extensions import db
 
 @contextmanager
 def fresh_app(sqlite_file: Path, config: dict[str, Any]) -> Iterator[Flask]:
-    """The app with its tables made afresh, dropped afterwards.
+    """The app on empty tables of its own.
 
-    It runs on DATABASE_URL when it is set (PostgreSQL in CI), else in a new SQLite file."""
-    url = os.environ.get("DATABASE_URL") or f"sqlite:///{sqlite_file}"
-    app = create_app({**config, "SQLALCHEMY_DATABASE_URI": url})
-    with app.app_context():
-        db.drop_all()
-        db.create_all()
+    It runs on DATABASE_URL when it is set (PostgreSQL in CI), its tables emptied, else on a
+    new SQLite file, a copy of one made empty per process: a test's database costs a copy or
+    a TRUNCATE, not the schema's DDL made and dropped again (tests/README.md)."""
+    url = os.environ.get("DATABASE_URL")
+    app = create_app({**config, "SQLALCHEMY_DATABASE_URI": url or f"sqlite:///{sqlite_file}"})
+    if url:
+        with app.app_context():
+            _empty_tables()
+    else:  # before the app's first connection; create_app imported the models
+        shutil.copyfile(_empty_sqlite_file(), sqlite_file)
     try:
         yield app
     finally:
         with app.app_context():
             db.session.remove()
-            db.drop_all()
             db.engine.dispose()
+
+
+def _empty_tables() -> None:
+    """Empty the models' tables on the app's database, made afresh if they are not all there.
+
+    Only the models' tables there (as this module leaves them): emptied, their sequences started
+    again. Anything else (none yet, or a migrated schema a test left): dropped and made anew."""
+    tables = db.metadata.sorted_tables
+    if set(sa.inspect(db.engine).get_table_names()) == {table.name for table in tables}:
+        names = ", ".join(f'"{table.name}"' for table in tables)
+        db.session.execute(sa.text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+        db.session.commit()
+    else:
+        db.drop_all()
+        db.create_all()
+    db.session.remove()
+
+
+_EMPTY_SQLITE: list[Path] = []
+"""The SQLite file with the models' empty tables that this process copies for each test."""
+
+
+def _empty_sqlite_file() -> Path:
+    if not _EMPTY_SQLITE:
+        path = Path(tempfile.mkdtemp(prefix="scorekeeper-empty-")) / "empty.sqlite3"
+        engine = sa.create_engine(f"sqlite:///{path}")
+        db.metadata.create_all(engine)
+        engine.dispose()
+        _EMPTY_SQLITE.append(path)
+    return _EMPTY_SQLITE[0]
 
 
 @contextmanager
