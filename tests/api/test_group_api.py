@@ -25,7 +25,7 @@ from tests.groups.test_review import build as build_small_group
 from tests.support.api_calls import new_group, new_rubber, play
 from tests.support.apps import counted_queries
 from tests.support.bulk import bulk_group
-from tests.support.fuzzing import FUZZ_SETTINGS, detach
+from tests.support.fuzzing import FUZZ_SETTINGS, detach, fuzzed
 from tests.support.recompute import full_recompute
 
 WRONG_KEY = "not-the-key-of-this-group-at-all"
@@ -639,7 +639,7 @@ def test_generated_requests_never_fail_the_server(
 
     targets = GroupTargets(client)
 
-    @FUZZ_SETTINGS
+    @fuzzed
     @given(case=group_strategy(app, method, path), data=st.data())
     def fuzz(case: Any, data: st.DataObject) -> None:
         targets.aim(case, path, data)

@@ -16,7 +16,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.groups.test_groups import en, start_group, text  # noqa: F401  the fixture
-from tests.support.fuzzing import FUZZ_SETTINGS
+from tests.support.fuzzing import fuzzed
 
 
 def restore(client: FlaskClient, group_id: str, data: bytes | None) -> str:
@@ -118,7 +118,7 @@ BACKUPS = st.one_of(
 def test_no_file_makes_the_restore_fail_badly(en: FlaskClient) -> None:  # noqa: F811
     group_id = start_group(en)
 
-    @FUZZ_SETTINGS
+    @fuzzed
     @given(data=BACKUPS)
     def fuzz(data: bytes) -> None:
         before = count(en, group_id)

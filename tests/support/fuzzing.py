@@ -19,7 +19,7 @@ import os
 from collections.abc import MutableMapping
 from typing import Any
 
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, seed, settings
 
 FUZZ_EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "100"))
 """Generated cases per API operation and per HTML form; ``make fuzz`` runs many more."""
@@ -35,6 +35,17 @@ FUZZ_SETTINGS = settings(
     # chance in code it did not touch; every other run (make test, make fuzz) tries new ones.
     derandomize=os.environ.get("CI") == "true",
 )
+
+FUZZ_SEED = int(os.environ["FUZZ_SEED"]) if os.environ.get("FUZZ_SEED") else None
+"""The seed of every fuzz test's cases, when set: CI gives each database's run its own, so the
+two runs try different cases (tests/README.md)."""
+
+
+def fuzzed(test: Any) -> Any:
+    """Decorate a ``@given`` test with FUZZ_SETTINGS, and FUZZ_SEED's seed when it is set."""
+    test = FUZZ_SETTINGS(test)
+    return test if FUZZ_SEED is None else seed(FUZZ_SEED)(test)
+
 
 GENERATED_PARTS = ("path_parameters", "headers", "cookies", "query", "body")
 """The parts of a schemathesis case that its strategy generated."""

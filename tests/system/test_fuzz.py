@@ -33,8 +33,9 @@ from scorekeeper.groups import store as group_store
 from scorekeeper.rubbers import store as rubber_store
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.web import errors
+from tests.support import fuzzing
 from tests.support.apps import snapshot
-from tests.support.fuzzing import FUZZ_SETTINGS, detach
+from tests.support.fuzzing import detach, fuzzed
 from tests.support.records import FULL_RECORD
 
 PREFIX = "/api/v1"
@@ -257,6 +258,27 @@ def aim(case: Any, rubbers: Rubbers, data: st.DataObject) -> dict[str, str]:  # 
     return headers
 
 
+def test_each_seed_tries_cases_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """CI's two runs (FUZZ_SEED 1 and 2, .ci/run) try different cases; one seed, the same."""
+
+    def drawn(fuzz_seed: int) -> list[int]:
+        monkeypatch.setattr(fuzzing, "FUZZ_SEED", fuzz_seed)
+        seen: list[int] = []
+
+        @fuzzed
+        @given(number=st.integers(0, 10**9))
+        def fuzz(number: int) -> None:
+            seen.append(number)
+
+        fuzz()
+        return seen
+
+    first = drawn(1)
+    assert len(first) > 1
+    assert drawn(1) == first
+    assert set(drawn(2)) != set(first)
+
+
 # Every operation of the document the app serves: a new one is fuzzed as soon as it is there.
 @pytest.mark.parametrize(("method", "path"), OPERATIONS, ids=[" ".join(op) for op in OPERATIONS])
 def test_api_operation(
@@ -272,7 +294,7 @@ def test_api_operation(
     statuses: Counter[int] = Counter()
     label = f"{method} {path}"
 
-    @FUZZ_SETTINGS
+    @fuzzed
     @given(case=strategy, data=st.data())
     def fuzz(case: Any, data: st.DataObject) -> None:
         detach(case)  # aimed below: the strategy's own values stay as drawn
@@ -459,7 +481,7 @@ def test_html_form(  # noqa: C901  one branch per kind of field it fills
     statuses: Counter[int] = Counter()
     form_strategy = form_data(FORMS[target])
 
-    @FUZZ_SETTINGS
+    @fuzzed
     @given(form=form_strategy, data=st.data())
     def fuzz(form: dict[str, Any], data: st.DataObject) -> None:
         rubber = rubbers.pick(data)
