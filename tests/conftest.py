@@ -38,6 +38,15 @@ ONE_DATABASE = {
     "the forms, whose own tests run on both databases",
     "tests/system/test_nginx_answers.py": "nginx's own answers, whatever the app's database",
     "tests/system/test_slow_clients.py": "nginx holding slow clients, whatever the app's database",
+    "tests/web/test_i18n.py": "the language a phone gets and the catalogues' words",
+    "tests/web/test_language_switch.py": "where the language switch goes back to",
+    "tests/web/test_glossary.py": "the glossary's words in each language",
+    "tests/web/test_wording_pt.py": "the pages' Portuguese words",
+    "tests/web/test_engine_wording.py": "the words of each code the engine answers with",
+    "tests/web/test_https_headers.py": "the headers of an answer over https",
+    "tests/web/test_pwa.py": "the manifest, the icons and the service worker",
+    "tests/web/test_proxy.py": "which forwarded headers the app believes",
+    "tests/web/test_hosts.py": "which Host names the app answers",
 }
 """What touches a database but checks nothing a database changes, and why: the PostgreSQL run
 leaves it to SQLite's too (tests/README.md), but for BOTH_DATABASES."""
