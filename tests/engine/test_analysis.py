@@ -86,7 +86,7 @@ def test_the_core_has_a_switch_for_each_speed_up_of_its_search() -> None:
     and the core itself."""
     fields = {field.name for field in dataclasses.fields(Options)}
     assert set(options_module.SWITCHES) == fields - {"zero_window", "reuse", "compiled"}
-    assert sorted(options_module.SWITCHES.values()) == [1 << bit for bit in range(6)]
+    assert sorted(options_module.SWITCHES.values()) == [1 << bit for bit in range(7)]
     assert options_module.POINTS[:10] == (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
     assert sum(options_module.POINTS) == 120
 

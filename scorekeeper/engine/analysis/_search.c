@@ -19,12 +19,14 @@
 #define OPT_ORDERING 8
 #define OPT_BOUNDS 16
 #define OPT_LOOKAHEAD 32
+#define OPT_LOOKAHEAD_VALUES 64
 static const struct {
     const char *name;
     int bit;
 } SWITCHES[] = {
     {"table", OPT_TABLE},         {"blank_classes", OPT_BLANKS}, {"equivalent_cards", OPT_EQUIVALENT},
     {"ordering", OPT_ORDERING},   {"bounds", OPT_BOUNDS},        {"lookahead", OPT_LOOKAHEAD},
+    {"lookahead_values", OPT_LOOKAHEAD_VALUES},
 };
 /* The numbering of cards (10 places a suit, places 0..4 the faces) and the points of each
  * place: exported too, options.py takes them from here. */
@@ -263,6 +265,10 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
     }
     int maximising = (seat & 1) == 0;
     int size = __builtin_popcountll(mine);
+    /* The bounds the lookahead read on each card's next position (-1: none), as they were
+     * then: the slot may hold another position by the time the card is searched. */
+    int known_lower[PLACES], known_upper[PLACES];
+    for (int i = 0; i < count; i++) known_lower[i] = -1;
     if (n == 3 && (s->options & OPT_TABLE) && size >= 3) {
         /* The buckets of the next trick's positions, asked of the memory all at once; then,
          * the lookahead: one whose bounds already decide this card's window decides it. */
@@ -282,6 +288,8 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
             for (int i = 0; i < count; i++) {
                 Entry *found = entry_in(pairs[i], packs[i]);
                 if (found == NULL) continue;
+                known_lower[i] = found->lower;
+                known_upper[i] = found->upper;
                 int winner = beats(cards[i], win_card, trump) ? seat : win_seat;
                 int gain = (winner & 1) == 0 ? pile + POINTS[cards[i]] : 0;
                 if (maximising && gain + found->lower >= beta) return gain + found->lower;
@@ -303,7 +311,15 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
         }
         if (n == 3) {
             int gain = (new_seat & 1) == 0 ? pile + points : 0;
-            value = gain + lead(s, new_seat, left - points, a - gain, b - gain);
+            int lower = gain + known_lower[i], upper = gain + known_upper[i];
+            /* The lookahead's bounds stand for the card's value where they decide it: an exact
+             * value, or a bound on the wrong side of the window (the card cannot change it). */
+            if (known_lower[i] < 0 || !(s->options & OPT_LOOKAHEAD_VALUES))
+                value = gain + lead(s, new_seat, left - points, a - gain, b - gain);
+            else if (lower == upper) value = lower;
+            else if (maximising && upper <= a) value = upper;
+            else if (!maximising && lower >= b) value = lower;
+            else value = gain + lead(s, new_seat, left - points, a - gain, b - gain);
         } else {
             value = follow(s, n + 1, leader, led, new_seat, new_card, pile + points, trick | bit,
                            left - points, a, b);

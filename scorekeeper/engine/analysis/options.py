@@ -76,6 +76,10 @@ class Options:
     lookahead: bool = True
     """Before the fourth card of a trick is searched, the table's bounds on the next trick's
     positions: one that decides the window decides it (enhanced transposition cutoffs)."""
+    lookahead_values: bool = True
+    """The lookahead's bounds also stand for the value of each fourth card whose next position
+    they decide on its own (an exact value, or a bound on the side of the window the card cannot
+    change): that position is not searched again."""
     reuse: bool = True
     """Keep the table across the 40 positions of a record (they share their endgames)."""
     compiled: bool = True
@@ -90,6 +94,7 @@ PLAIN = Options(
     ordering=False,
     bounds=False,
     lookahead=False,
+    lookahead_values=False,
     reuse=False,
     compiled=False,
 )

@@ -341,10 +341,12 @@ class Search:
         pile: int,
         alpha: int,
         beta: int,
+        known: dict[int, tuple[int, int]],
     ) -> int | None:
         """The value of the trick's last card if the table's next positions decide its window.
 
-        None when none does (enhanced transposition cutoffs).
+        None when none does (enhanced transposition cutoffs). ``known`` gets the bounds read on
+        each card's next position, as they are now.
         """
         hands = self.hands
         mine = hands[seat]
@@ -355,6 +357,7 @@ class Search:
             entry = self.table.get(self._key(winner))
             if entry is None:
                 continue
+            known[card] = (entry[0], entry[1])
             gain = pile + POINTS[card] if winner % 2 == 0 else 0
             if seat % 2 == 0 and gain + entry[0] >= beta:
                 decided = gain + entry[0]
@@ -399,10 +402,13 @@ class Search:
             else:
                 cards.sort(key=follow_order(win_seat ^ seat, win_card, trump, n == 3, led))
         maximising = seat % 2 == 0
+        known: dict[int, tuple[int, int]] = {}
         if n == 3 and options.table and options.lookahead and mine.bit_count() >= 3:
-            decided = self._lookahead(cards, seat, win_seat, win_card, pile, alpha, beta)
+            decided = self._lookahead(cards, seat, win_seat, win_card, pile, alpha, beta, known)
             if decided is not None:
                 return decided
+            if not options.lookahead_values:
+                known.clear()
         best = -1 if maximising else 200
         a, b = alpha, beta
         for card in cards:
@@ -416,7 +422,9 @@ class Search:
             if n == 3:
                 total = pile + points
                 gain = total if new_seat % 2 == 0 else 0
-                value = gain + self._lead(new_seat, left - points, a - gain, b - gain)
+                value = _known_value(known.get(card), gain, maximising, a, b)
+                if value is None:
+                    value = gain + self._lead(new_seat, left - points, a - gain, b - gain)
             else:
                 value = self._follow(
                     n + 1,
@@ -443,6 +451,25 @@ class Search:
                 break
         hands[seat] = mine
         return best
+
+
+def _known_value(
+    bounds: tuple[int, int] | None, gain: int, maximising: bool, alpha: int, beta: int
+) -> int | None:
+    """The fourth card's value from the lookahead's bounds on its next position, if they decide it.
+
+    An exact value, or a bound on the wrong side of the window: the card cannot change it.
+    """
+    if bounds is None:
+        return None
+    lower, upper = gain + bounds[0], gain + bounds[1]
+    if lower == upper:
+        return lower
+    if maximising and upper <= alpha:
+        return upper
+    if not maximising and lower >= beta:
+        return lower
+    return None
 
 
 def _decided(entry: list[int], lower: int, upper: int, alpha: int, beta: int) -> int | None:
