@@ -371,7 +371,7 @@ class Search:
     # noqa below: one function per card of a trick, as _search.c's; split (its cards' order in a
     # method of their own), the pure-Python search was some 5% slower (bench: 7-card endgames
     # 3.23 s against 3.02-3.11 s, 6-card plain 0.92-1.12 s against 0.88-1.00 s, min of 3 each).
-    def _follow(  # noqa: C901, PLR0912, PLR0913
+    def _follow(  # noqa: C901, PLR0912, PLR0913, PLR0915
         self,
         n: int,
         leader: int,
