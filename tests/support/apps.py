@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import socket
@@ -65,7 +66,9 @@ _EMPTY_SQLITE: list[Path] = []
 
 def _empty_sqlite_file() -> Path:
     if not _EMPTY_SQLITE:
-        path = Path(tempfile.mkdtemp(prefix="scorekeeper-empty-")) / "empty.sqlite3"
+        folder = tempfile.mkdtemp(prefix="scorekeeper-empty-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        path = Path(folder) / "empty.sqlite3"
         engine = sa.create_engine(f"sqlite:///{path}")
         db.metadata.create_all(engine)
         engine.dispose()
