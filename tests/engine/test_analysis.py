@@ -138,7 +138,10 @@ def test_the_compiled_core_and_python_agree_on_larger_deals(position: Position) 
 
 
 @settings(max_examples=40, deadline=None)
-@given(positions(most=6), st.sampled_from(["lookahead", "ordering", "table", "bounds"]))
+@given(
+    positions(most=6),
+    st.sampled_from(["lookahead", "lookahead_values", "ordering", "table", "bounds"]),
+)
 def test_each_compiled_speed_up_off_keeps_the_value_on_larger_deals(
     position: Position, switch: str
 ) -> None:

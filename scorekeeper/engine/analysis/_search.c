@@ -314,11 +314,10 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
             int lower = gain + known_lower[i], upper = gain + known_upper[i];
             /* The lookahead's bounds stand for the card's value where they decide it: an exact
              * value, or a bound on the wrong side of the window (the card cannot change it). */
-            if (known_lower[i] < 0 || !(s->options & OPT_LOOKAHEAD_VALUES))
-                value = gain + lead(s, new_seat, left - points, a - gain, b - gain);
-            else if (lower == upper) value = lower;
-            else if (maximising && upper <= a) value = upper;
-            else if (!maximising && lower >= b) value = lower;
+            int known = known_lower[i] >= 0 && (s->options & OPT_LOOKAHEAD_VALUES);
+            if (known && lower == upper) value = lower;
+            else if (known && maximising && upper <= a) value = upper;
+            else if (known && !maximising && lower >= b) value = lower;
             else value = gain + lead(s, new_seat, left - points, a - gain, b - gain);
         } else {
             value = follow(s, n + 1, leader, led, new_seat, new_card, pile + points, trick | bit,
