@@ -3,11 +3,12 @@
 A static URL carries the hash of the file (``/static/app.css?v=3f9c…``): that URL is cached as
 immutable, and a changed file gets a new URL. Static files are small, so each is read whole once,
 minified when it is a stylesheet or a script, and kept with its gzip copy (no file stays open,
-and no file is compressed twice).
+and no file is compressed twice in a process, however many apps it makes).
 """
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import mimetypes
@@ -43,6 +44,9 @@ GZIP_LEVEL = 6
 KEPT_GZIP_LEVEL = 9
 """For what is compressed once per version and sent many times: kept rubber pages (static
 files, compressed once for good, get Zopfli's: packed_once)."""
+PACKED_KEPT = 64
+"""Files whose gzip a process keeps by their bytes: the static folder's, and the worker's
+script (a few versions of each while files change under a development server)."""
 YEAR = 365 * 24 * 3600
 HASH_LENGTH = 12
 
@@ -63,11 +67,13 @@ def gzipped(data: bytes, level: int = GZIP_LEVEL) -> bytes:
     return gzip.compress(data, level, mtime=0)
 
 
+@functools.lru_cache(maxsize=PACKED_KEPT)
 def packed_once(data: bytes) -> bytes:
     """Return the smallest gzip there is time for, for a static file compressed once.
 
     The file is sent to every phone: Zopfli's gzip, 3 to 5 % under zlib's best (about 0.1 s a
-    file, once per worker).
+    file, once per process: the same bytes are not packed again by another app of it, as the
+    tests make thousands).
 
     >>> gzip.decompress(packed_once(b"Sueca " * 100)) == b"Sueca " * 100
     True
