@@ -1,7 +1,7 @@
 """A wheel that works: `pip wheel .` from a clean copy of the checkout, served in Portuguese.
 
-The copy has no compiled catalogues; the wheel is installed into a fresh venv and served from
-another folder.
+The copy has no compiled catalogues; the wheel is installed into a fresh venv, with its
+dependencies, and served from another folder.
 
 The copy holds what a clone would: the files git tracks or would (not the ignored .mo files,
 nor .venv). The venv takes the wheel's dependencies from the package index (pip's cache first).
@@ -69,9 +69,24 @@ def test_a_wheel_from_a_clean_clone_serves_portuguese_from_anywhere(tmp_path: Pa
         assert needed in names, needed
 
     venv = tmp_path / "venv"
-    run([sys.executable, "-m", "venv", str(venv)])
+    # A venv without a pip of its own (ensurepip alone took 8 s), which the suite's pip fills
+    # (--python), its bytecode left to the first imports: the venv and the install took 41 s,
+    # now 16 (the test, 59 s alone, now 46).
+    run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     python = str(venv / "bin" / "python")
-    run([python, "-m", "pip", "install", "-q", str(wheel)])
+    run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            python,
+            "install",
+            "-q",
+            "--no-compile",
+            str(wheel),
+        ]
+    )
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
