@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 
-from tests.support.apps import fresh_app
+from tests.support.apps import fresh_app, share_url_builders
 
 ROOT = Path(__file__).resolve().parent.parent
 PURE = {
@@ -60,6 +60,7 @@ BOTH_DATABASES = {
 
 def pytest_configure(config: pytest.Config) -> None:
     _own_database()
+    share_url_builders()
     sa.event.listen(sa.engine.Engine, "engine_connect", _no_database_in_a_pure_test)
 
 

@@ -18,6 +18,7 @@ from flask import Flask
 from jinja2 import BytecodeCache
 from jinja2.bccache import Bucket
 from werkzeug.http import parse_cookie
+from werkzeug.routing import Rule
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
@@ -68,6 +69,33 @@ class _CompiledTemplates(BytecodeCache):
 
 
 _COMPILED_TEMPLATES = _CompiledTemplates()
+
+
+def share_url_builders() -> None:
+    """Let the apps of the test process share werkzeug's compiled URL builders.
+
+    Binding an app's URL map compiles two Python functions for each of its hundred rules:
+    four fifths of ``create_app``'s 0.17 s of processor time, in each of the thousands of apps
+    a run makes. Such a function is the same for the same rule: werkzeug builds it from the
+    rule's parts, its defaults and whether unknown arguments are appended, and it reaches the
+    rule's converters through the rule it is bound to. So the process compiles it once, keyed
+    by all of those (tests/README.md, "Where the time goes")."""
+    compile_builder = Rule._compile_builder
+    built: dict[tuple[Any, ...], Any] = {}
+
+    def shared(rule: Rule, append_unknown: bool = True) -> Any:
+        key = (
+            rule.rule,
+            tuple(rule._trace),
+            repr(sorted((rule.defaults or {}).items())),
+            tuple((name, type(converter)) for name, converter in rule._converters.items()),
+            append_unknown,
+        )
+        if key not in built:
+            built[key] = compile_builder(rule, append_unknown)
+        return built[key]
+
+    Rule._compile_builder = shared  # type: ignore[method-assign]
 
 
 def _empty_tables() -> None:
