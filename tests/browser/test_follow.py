@@ -94,6 +94,16 @@ def shown_within(page: Any, text: str, seconds: float) -> None:
     expect(page.locator(".scoreline .games")).to_have_text(text, timeout=seconds * 1000)
 
 
+SHORTEST_GAP_SEEN = 4.0
+"""Seconds the server may count between two of a follower's questions, spaced 5 s by the page.
+
+The page spaces the starts of its questions; the server counts them as they arrive, each after
+a delay of the browser's own (a fetch goes through the service worker, a move to the next
+rubber is a navigation), so a gap it counts may be shorter than 5 s by the difference: 4.48 s
+once, on a loaded machine. A page that asked again at once, or at each wake-up, would show gaps
+of a second or less."""
+
+
 def gaps(seen: list[Seen]) -> list[float]:
     return [later.at - earlier.at for earlier, later in zip(seen, seen[1:], strict=False)]
 
@@ -183,7 +193,7 @@ def test_a_follower_asks_at_most_once_every_5_s(table: CountedServer, follower: 
     seen = table.counted.by(FOLLOWER, since=start)
     assert {(s.method, s.path) for s in seen} == {("GET", f"/r/{rubber['id']}")}
     assert 4 <= len(seen) <= window / 5 + 1, [round(s.at - start, 1) for s in seen]
-    assert min(gaps(seen)) >= 4.5, gaps(seen)
+    assert min(gaps(seen)) >= SHORTEST_GAP_SEEN, gaps(seen)
     # Nothing changed: 304, a few hundred bytes; the one hand: the new page once.
     assert [s.status for s in seen].count(200) == 1, [s.status for s in seen]
     assert {s.status for s in seen} == {200, 304}
@@ -287,4 +297,4 @@ def test_a_follower_moves_on_to_the_next_rubber_at_its_table(
         ("GET", f"/r/{rubber['id']}"),
         ("GET", f"/r/{next_rubber['id']}"),
     }
-    assert min(gaps(seen)) >= 4.5, [(round(s.at - start, 1), s.path) for s in seen]
+    assert min(gaps(seen)) >= SHORTEST_GAP_SEEN, [(round(s.at - start, 1), s.path) for s in seen]
