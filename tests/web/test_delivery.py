@@ -7,6 +7,7 @@ import re
 import time
 from pathlib import Path
 
+import pytest
 from flask import Flask, request
 from flask.testing import FlaskClient
 
@@ -208,6 +209,14 @@ def test_every_script_is_served_with_its_own_names_shortened(
     assert "withOutlook" in (folder / "hands.js").read_text()
     assert "withOutlook" not in hands.get_data(as_text=True)  # a name inside its function
     assert b"var CONFIG=" in client.get("/sw.js").get_data()  # a top-level name, kept
+
+
+def test_a_script_the_minifier_cannot_read_goes_as_written(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    newer = b"const total = (hands) => hands.length;"
+    assert delivery.minified(newer, "application/javascript") == newer
+    assert "cannot read" in caplog.text
 
 
 def test_the_etags_build_hash_follows_the_code(tmp_path: Path) -> None:
