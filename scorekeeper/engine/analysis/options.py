@@ -80,6 +80,9 @@ class Options:
     """The lookahead's bounds also stand for the value of each fourth card whose next position
     they decide on its own (an exact value, or a bound on the side of the window the card cannot
     change): that position is not searched again."""
+    near_equivalent: bool = True
+    """Of two cards of one hand with no card in play between them, the second is not searched
+    where the first's value, give or take their difference in points, decides the window."""
     reuse: bool = True
     """Keep the table across the 40 positions of a record (they share their endgames)."""
     compiled: bool = True
@@ -95,6 +98,7 @@ PLAIN = Options(
     bounds=False,
     lookahead=False,
     lookahead_values=False,
+    near_equivalent=False,
     reuse=False,
     compiled=False,
 )
