@@ -21,6 +21,7 @@
 #define OPT_LOOKAHEAD 32
 #define OPT_LOOKAHEAD_VALUES 64
 #define OPT_NEAR 128
+#define OPT_RANKS 256
 static const struct {
     const char *name;
     int bit;
@@ -28,6 +29,7 @@ static const struct {
     {"table", OPT_TABLE},         {"blank_classes", OPT_BLANKS}, {"equivalent_cards", OPT_EQUIVALENT},
     {"ordering", OPT_ORDERING},   {"bounds", OPT_BOUNDS},        {"lookahead", OPT_LOOKAHEAD},
     {"lookahead_values", OPT_LOOKAHEAD_VALUES}, {"near_equivalent", OPT_NEAR},
+    {"rank_classes", OPT_RANKS},
 };
 /* The numbering of cards (10 places a suit, places 0..4 the faces) and the points of each
  * place: exported too, options.py takes them from here. */
@@ -44,10 +46,23 @@ static const struct {
 static const int PLACE_POINTS[PLACES] = {11, 10, 4, 3, 2, 0, 0, 0, 0, 0};
 static int POINTS[4 * PLACES];
 static uint64_t SUIT_MASK[4];
+/* PACK[r][held]: the bits of ``held`` among those of ``r``, moved down to close the gaps; for
+ * a suit's five blanks, and under rank classes for its five faces too. */
+_Static_assert(PLACES == 2 * FACES, "a suit is five faces and five blanks");
 static uint8_t PACK[BLANKS + 1][BLANKS + 1];
+static uint8_t COUNT[BLANKS + 1];
+/* Under rank classes, two positions of one class hold their cards in the same order, one
+ * card for another: the i-th card still in play of a suit in one is the other's i-th. For two
+ * sets of a suit's faces in play, what the cards of the first are worth more than the
+ * second's, slot by slot (GAIN), and less (LOSS). */
+static uint8_t GAIN[FACE_BITS + 1][FACE_BITS + 1], LOSS[FACE_BITS + 1][FACE_BITS + 1];
 
 /* 32 bytes, two to a bucket of one cache line: the probe of a position is one memory read.
- * k holds the four hands of 40 bits and the leader (bits 40..41 of k[2], bit 42 "used"). */
+ * k holds the four hands of 40 bits and the leader (bits 40..41 of k[2], bit 42 "used"), and
+ * under rank classes the faces in play (bits 43..62, five a suit): the key of the class is
+ * the rest, and best is the best lead's suit and slot among its suit's cards in play. */
+#define FACES_SHIFT 43
+#define FACES_FIELD ((((uint64_t)1 << 4 * FACES) - 1) << FACES_SHIFT)
 typedef struct {
     uint64_t k[3];
     uint8_t lower, upper, size;
@@ -86,13 +101,35 @@ static inline int beats(int card, int win, int trump) {
     return suit == trump;
 }
 
-static inline void key_of(Search *s, uint64_t key[4]) {
+/* The position's key in key[4], one hand a word; returns the faces in play under rank
+ * classes (their class's key leaves them out), else 0. Under rank classes each hand's cards of
+ * a suit become their places among the suit's cards in play: whatever was played, the order
+ * of the cards in play and who holds each are what the tricks depend on. */
+static inline uint32_t key_of(Search *s, uint64_t key[4]) {
     uint64_t *h = s->hands;
+    uint64_t remaining = h[0] | h[1] | h[2] | h[3];
+    if (s->options & OPT_RANKS) {
+        uint32_t faces = 0;
+        for (int suit = 0; suit < 4; suit++)
+            faces |= (uint32_t)((remaining >> (PLACES * suit)) & FACE_BITS) << (FACES * suit);
+        for (int seat = 0; seat < 4; seat++) {
+            uint64_t packed = 0, hand = h[seat];
+            for (int suit = 0; suit < 4; suit++) {
+                int shift = PLACES * suit;
+                unsigned r = (remaining >> shift) & FACE_BITS, held = (hand >> shift) & FACE_BITS;
+                unsigned r_low = (remaining >> (shift + FACES)) & BLANKS;
+                unsigned held_low = (hand >> (shift + FACES)) & BLANKS;
+                unsigned places = PACK[r][held] | (unsigned)PACK[r_low][held_low] << COUNT[r];
+                packed |= (uint64_t)places << shift;
+            }
+            key[seat] = packed;
+        }
+        return faces;
+    }
     if (!(s->options & OPT_BLANKS)) {
         memcpy(key, h, sizeof(uint64_t) * 4);
-        return;
+        return 0;
     }
-    uint64_t remaining = h[0] | h[1] | h[2] | h[3];
     for (int seat = 0; seat < 4; seat++) {
         uint64_t packed = 0, hand = h[seat];
         for (int suit = 0; suit < 4; suit++) {
@@ -102,13 +139,15 @@ static inline void key_of(Search *s, uint64_t key[4]) {
         }
         key[seat] = packed;
     }
+    return 0;
 }
 
-/* The key of a table entry: the four hands of 40 bits and the leader, in 3 words. */
-static inline void pack_key(const uint64_t key[4], int leader, uint64_t packed[3]) {
+/* The key of a table entry: the four hands of 40 bits, the leader and the faces, in 3 words. */
+static inline void pack_key(const uint64_t key[4], int leader, uint32_t faces,
+                            uint64_t packed[3]) {
     packed[0] = key[0] | key[1] << 40;
     packed[1] = key[1] >> 24 | key[2] << 16;
-    packed[2] = key[3] | (uint64_t)leader << 40 | 1ULL << 42;
+    packed[2] = key[3] | (uint64_t)leader << 40 | 1ULL << 42 | (uint64_t)faces << FACES_SHIFT;
 }
 
 static inline uint64_t hash_key(const uint64_t key[4], int leader) {
@@ -128,11 +167,49 @@ static inline Entry *bucket_of(Search *s, const uint64_t key[4], int leader, int
     return cards <= SMALL_CARDS ? &s->small[index & (SMALL_SIZE - 1)] : &s->table[index & s->mask];
 }
 
-static inline Entry *entry_in(Entry *pair, const uint64_t packed[3]) {
-    for (int i = 0; i < 2; i++)
-        if (pair[i].k[0] == packed[0] && pair[i].k[1] == packed[1] && pair[i].k[2] == packed[2])
-            return &pair[i];
-    return NULL;
+/* The entry of the position's class in a bucket, its own first; NULL if none. The position's
+ * value lies between the entry's lower bound less *below and its upper bound plus *above (0
+ * for its own entry): the same line of play puts each card of one where the other's is. */
+static inline Entry *entry_in(Entry *pair, const uint64_t packed[3], int *above, int *below) {
+    Entry *mate = NULL;
+    for (int i = 0; i < 2; i++) {
+        Entry *e = &pair[i];
+        if (e->k[0] != packed[0] || e->k[1] != packed[1] || ((e->k[2] ^ packed[2]) & ~FACES_FIELD))
+            continue;
+        if (e->k[2] == packed[2]) {
+            *above = *below = 0;
+            return e;
+        }
+        if (mate == NULL) mate = e;
+    }
+    if (mate != NULL) {
+        uint32_t mine = (uint32_t)(packed[2] >> FACES_SHIFT);
+        uint32_t its = (uint32_t)(mate->k[2] >> FACES_SHIFT);
+        *above = *below = 0;
+        for (int suit = 0; suit < 4; suit++) {
+            unsigned a = (mine >> (FACES * suit)) & FACE_BITS;
+            unsigned b = (its >> (FACES * suit)) & FACE_BITS;
+            *above += GAIN[a][b];
+            *below += LOSS[a][b];
+        }
+    }
+    return mate;
+}
+
+/* A card as its suit and slot among its suit's cards in play, and back (-1: none). */
+static inline int slot_of(uint64_t in_play, int card) {
+    if (card < 0) return -1;
+    int suit = card / PLACES, place = card % PLACES;
+    uint64_t above = (in_play >> (PLACES * suit)) & ((1ULL << place) - 1);
+    return PLACES * suit + __builtin_popcountll(above);
+}
+
+static inline int card_in(uint64_t in_play, int slot) {
+    if (slot < 0) return -1;
+    int suit = slot / PLACES;
+    uint64_t r = (in_play >> (PLACES * suit)) & ((1ULL << PLACES) - 1);
+    for (int k = slot % PLACES; k > 0 && r; k--) r &= r - 1;
+    return r ? PLACES * suit + low_card(r) : -1;
 }
 
 static void sure_points(Search *s, int *sure0, int *sure1) {
@@ -317,23 +394,24 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
         for (int i = 0; i < count; i++) {
             uint64_t key[4];
             h[seat] = mine ^ (1ULL << cards[i]);
-            key_of(s, key);
+            uint32_t faces = key_of(s, key);
             int winner = beats(cards[i], win_card, trump) ? seat : win_seat;
-            pack_key(key, winner, packs[i]);
+            pack_key(key, winner, faces, packs[i]);
             pairs[i] = bucket_of(s, key, winner, size - 1);
             __builtin_prefetch(pairs[i]);
         }
         h[seat] = mine;
         if (s->options & OPT_LOOKAHEAD) {
             for (int i = 0; i < count; i++) {
-                Entry *found = entry_in(pairs[i], packs[i]);
+                int above, below;
+                Entry *found = entry_in(pairs[i], packs[i], &above, &below);
                 if (found == NULL) continue;
-                known_lower[i] = found->lower;
-                known_upper[i] = found->upper;
+                known_lower[i] = found->lower > below ? found->lower - below : 0;
+                known_upper[i] = found->upper + above;
                 int winner = beats(cards[i], win_card, trump) ? seat : win_seat;
                 int gain = (winner & 1) == 0 ? pile + POINTS[cards[i]] : 0;
-                if (maximising && gain + found->lower >= beta) return gain + found->lower;
-                if (!maximising && gain + found->upper <= alpha) return gain + found->upper;
+                if (maximising && gain + known_lower[i] >= beta) return gain + known_lower[i];
+                if (!maximising && gain + known_upper[i] <= alpha) return gain + known_upper[i];
             }
         }
     }
@@ -407,25 +485,28 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
     Entry *entry = NULL;
     uint64_t key[4], packed[3];
     int hint = -1;
+    uint64_t in_play = h[0] | h[1] | h[2] | h[3];
     if (s->options & OPT_TABLE) {
-        key_of(s, key);
-        pack_key(key, leader, packed);
-        /* Two slots per position: the one holding it, else the one with fewer cards. */
+        uint32_t faces = key_of(s, key);
+        pack_key(key, leader, faces, packed);
+        /* Two slots per position: the one holding it or its class, else the one with fewer
+         * cards. A class mate's slot is taken over by this position when it is stored. */
         Entry *pair = bucket_of(s, key, leader, __builtin_popcountll(mine));
-        entry = entry_in(pair, packed);
+        int above, below;
+        entry = entry_in(pair, packed, &above, &below);
         if (entry != NULL) {
-            if (entry->lower >= beta) return entry->lower;
-            if (entry->upper <= alpha) return entry->upper;
-            if (entry->lower > lower) lower = entry->lower;
-            if (entry->upper < upper) upper = entry->upper;
+            int known_lower = entry->lower - below, known_upper = entry->upper + above;
+            if (known_lower >= beta) return known_lower;
+            if (known_upper <= alpha) return known_upper;
+            if (known_lower > lower) lower = known_lower;
+            if (known_upper < upper) upper = known_upper;
             if (lower >= upper) return lower;
-            hint = entry->best;
+            hint = card_in(in_play, entry->best);
         } else {
             entry = pair[0].size <= pair[1].size ? &pair[0] : &pair[1];
         }
     }
     int cards[PLACES], keys[PLACES];
-    uint64_t in_play = h[0] | h[1] | h[2] | h[3];
     Runs runs;
     runs.count = 0;
     int count = distinct(s, mine, in_play, cards, runs.run_of);
@@ -497,7 +578,7 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
         } else {
             entry->lower = entry->upper = (uint8_t)best;
         }
-        entry->best = (int8_t)best_card;
+        entry->best = (int8_t)slot_of(in_play, best_card);
     }
     return best;
 }
@@ -713,6 +794,19 @@ failed:
 PyMODINIT_FUNC PyInit__search(void) {
     for (int i = 0; i < 4 * PLACES; i++) POINTS[i] = PLACE_POINTS[i % PLACES];
     for (int suit = 0; suit < 4; suit++) SUIT_MASK[suit] = ((1ULL << PLACES) - 1) << (PLACES * suit);
+    for (int r = 0; r <= BLANKS; r++) COUNT[r] = (uint8_t)__builtin_popcount((unsigned)r);
+    for (int a = 0; a <= FACE_BITS; a++)
+        for (int b = 0; b <= FACE_BITS; b++) {
+            int x = a, y = b;
+            while (x || y) {
+                int px = x ? PLACE_POINTS[low_card((uint64_t)x)] : 0;
+                int py = y ? PLACE_POINTS[low_card((uint64_t)y)] : 0;
+                if (px > py) GAIN[a][b] += (uint8_t)(px - py);
+                else LOSS[a][b] += (uint8_t)(py - px);
+                x &= x - 1;
+                y &= y - 1;
+            }
+        }
     for (int r = 0; r <= BLANKS; r++)
         for (int held = 0; held <= BLANKS; held++) {
             int packed = 0, place = 0;

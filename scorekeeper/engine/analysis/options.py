@@ -57,6 +57,26 @@ def _packed(remaining: int, held: int) -> int:
 PACK = tuple(tuple(_packed(r, h & r) for h in range(32)) for r in range(32))
 
 
+def _apart(mine: int, its: int) -> tuple[int, int]:
+    """How much more and less the faces ``mine`` are worth than ``its``, slot by slot.
+
+    Both are 5-bit sets of one suit's faces in play, in two positions of one rank class: the
+    i-th card in play of the suit in one stands where the other's i-th does (past the faces,
+    blanks, worth nothing).
+    """
+    more = less = 0
+    while mine or its:
+        a = PLACE_POINTS[(mine & -mine).bit_length() - 1] if mine else 0
+        b = PLACE_POINTS[(its & -its).bit_length() - 1] if its else 0
+        more, less = more + max(a - b, 0), less + max(b - a, 0)
+        mine &= mine - 1
+        its &= its - 1
+    return more, less
+
+
+APART = tuple(tuple(_apart(mine, its) for its in range(32)) for mine in range(32))
+
+
 @dataclass(frozen=True)
 class Options:
     """The speed-ups of the search; each may be switched off and the values stay the same."""
@@ -83,6 +103,10 @@ class Options:
     near_equivalent: bool = True
     """Of two cards of one hand with no card in play between them, the second is not searched
     where the first's value, give or take their difference in points, decides the window."""
+    rank_classes: bool = True
+    """The table's key is each card's place among its suit's cards in play, whatever was played:
+    a position takes the bounds of another of its class, widened by the points their cards
+    differ by, slot by slot (the same line of play puts each card where the other's was)."""
     reuse: bool = True
     """Keep the table across the 40 positions of a record (they share their endgames)."""
     compiled: bool = True
@@ -99,6 +123,7 @@ PLAIN = Options(
     lookahead=False,
     lookahead_values=False,
     near_equivalent=False,
+    rank_classes=False,
     reuse=False,
     compiled=False,
 )

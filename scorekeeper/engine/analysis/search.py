@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .options import (
+    APART,
     BLANKS,
     CHECK_CLOCK_EVERY,
     COMPILED,
@@ -38,6 +39,8 @@ class Search:
         self.trump = trump
         self.options = options
         self.table: dict[tuple[int, ...], list[int]] = {}
+        """Per key, the bounds on the points still to come, the best lead's slot and the faces
+        in play (as _search.c's entries): [lower, upper, slot, faces]."""
         self.hands = [0, 0, 0, 0]
         self._nodes = 0
         self.deadline: float | None = None
@@ -143,20 +146,35 @@ class Search:
 
     # ---- the search ----
 
-    def _key(self, leader: int) -> tuple[int, ...]:
+    def _key(self, leader: int) -> tuple[tuple[int, ...], int]:
+        """The position's key in the table, and the faces in play under rank classes (else 0).
+
+        Under rank classes each hand's cards of a suit become their places among the suit's
+        cards in play (the key of the position's class), as _search.c's key_of.
+        """
         h0, h1, h2, h3 = self.hands
-        if not self.options.blank_classes:
-            return (h0, h1, h2, h3, leader)
+        if not self.options.blank_classes and not self.options.rank_classes:
+            return (h0, h1, h2, h3, leader), 0
         remaining = h0 | h1 | h2 | h3
         key = [leader]
+        faces = 0
+        if self.options.rank_classes:
+            for suit in range(4):
+                faces |= (remaining >> PLACES * suit & BLANKS) << FACES * suit
         for hand in (h0, h1, h2, h3):
             packed = 0
             for suit in range(4):
                 shift = PLACES * suit + FACES
                 row = PACK[remaining >> shift & BLANKS]
-                packed |= (hand & (31 << (shift - FACES))) | row[hand >> shift & BLANKS] << shift
+                blanks = row[hand >> shift & BLANKS]
+                if self.options.rank_classes:
+                    top = remaining >> (shift - FACES) & BLANKS
+                    places = PACK[top][hand >> (shift - FACES) & BLANKS]
+                    packed |= (places | blanks << top.bit_count()) << (shift - FACES)
+                else:
+                    packed |= (hand & (BLANKS << (shift - FACES))) | blanks << shift
             key.append(packed)
-        return tuple(key)
+        return tuple(key), faces
 
     def _sure(self) -> tuple[int, int]:
         """Return the points each team is sure of from its run of top trumps.
@@ -222,24 +240,36 @@ class Search:
                 return lower if lower >= beta else upper
         if not self.options.table:
             return self._best_lead(leader, left, alpha, beta, -1)[0]
-        key = self._key(leader)
+        return self._lead_with_table(leader, left, alpha, beta, (lower, upper))
+
+    def _lead_with_table(
+        self, leader: int, left: int, alpha: int, beta: int, bounds: tuple[int, int]
+    ) -> int:
+        """_lead's search once the bounds did not decide it: the table first, then the leads."""
+        lower, upper = bounds
+        key, faces = self._key(leader)
+        in_play = self.hands[0] | self.hands[1] | self.hands[2] | self.hands[3]
         entry = self.table.get(key)
-        if entry is None:
-            best, best_card = self._best_lead(leader, left, alpha, beta, -1)
-            entry = self._new_entry(key, left)
-        else:
-            decided = _decided(entry, lower, upper, alpha, beta)
+        hint = -1
+        if entry is not None:
+            above, below = _apart(faces, entry[3])
+            decided = _decided(entry[0] - below, entry[1] + above, lower, upper, alpha, beta)
             if decided is not None:
                 return decided
-            best, best_card = self._best_lead(leader, left, alpha, beta, entry[2])
-        _store(entry, best, best_card, alpha, beta)
+            hint = _card_in(in_play, entry[2])
+            if entry[3] != faces:
+                entry = None  # a class mate's: this position takes its place
+        best, best_card = self._best_lead(leader, left, alpha, beta, hint)
+        if entry is None:
+            entry = self._new_entry(key, faces, left)
+        _store(entry, best, _slot_of(in_play, best_card), alpha, beta)
         return best
 
-    def _new_entry(self, key: tuple[int, ...], left: int) -> list[int]:
-        """A position's entry in the table: its bounds (none yet), and its best lead."""
+    def _new_entry(self, key: tuple[int, ...], faces: int, left: int) -> list[int]:
+        """A position's entry in the table: its bounds (none yet), its best lead, its faces."""
         if len(self.table) >= TABLE_LIMIT:
             self.table.clear()  # a cache: emptied, never grown past the memory budget
-        entry = [0, left, -1]
+        entry = [0, left, -1, faces]
         self.table[key] = entry
         return entry
 
@@ -378,15 +408,18 @@ class Search:
         for card in cards:
             hands[seat] = mine ^ (1 << card)
             winner = seat if beats(card, win_card, self.trump) else win_seat
-            entry = self.table.get(self._key(winner))
+            key, faces = self._key(winner)
+            entry = self.table.get(key)
             if entry is None:
                 continue
-            known[card] = (entry[0], entry[1])
+            above, below = _apart(faces, entry[3])
+            lower, upper = max(entry[0] - below, 0), entry[1] + above
+            known[card] = (lower, upper)
             gain = pile + POINTS[card] if winner % 2 == 0 else 0
-            if seat % 2 == 0 and gain + entry[0] >= beta:
-                decided = gain + entry[0]
-            elif seat % 2 == 1 and gain + entry[1] <= alpha:
-                decided = gain + entry[1]
+            if seat % 2 == 0 and gain + lower >= beta:
+                decided = gain + lower
+            elif seat % 2 == 1 and gain + upper <= alpha:
+                decided = gain + upper
             if decided is not None:
                 break
         hands[seat] = mine
@@ -535,18 +568,55 @@ def _known_value(
     return None
 
 
-def _decided(entry: list[int], lower: int, upper: int, alpha: int, beta: int) -> int | None:
-    """The value a position's table entry decides within the window, if it does."""
-    if entry[0] >= beta:
-        return entry[0]
-    if entry[1] <= alpha:
-        return entry[1]
-    lower = max(lower, entry[0])
-    upper = min(upper, entry[1])
+def _decided(  # noqa: PLR0913  the table's bounds, the node's own, and the window
+    known_lower: int, known_upper: int, lower: int, upper: int, alpha: int, beta: int
+) -> int | None:
+    """The value the table's bounds on a position decide within the window, if they do."""
+    if known_lower >= beta:
+        return known_lower
+    if known_upper <= alpha:
+        return known_upper
+    lower = max(lower, known_lower)
+    upper = min(upper, known_upper)
     return lower if lower >= upper else None
 
 
-def _store(entry: list[int], best: int, best_card: int, alpha: int, beta: int) -> None:
+def _apart(mine: int, its: int) -> tuple[int, int]:
+    """How far above and below a class mate's value a position's can lie (faces in play).
+
+    Two positions of one rank class hold their cards in the same order, one card for another:
+    the same line of play puts each card of one where the other's is, so the values differ by
+    at most what the cards are worth more, and less, slot by slot.
+    """
+    above = below = 0
+    while mine or its:
+        more, less = APART[mine & BLANKS][its & BLANKS]
+        above, below = above + more, below + less
+        mine >>= FACES
+        its >>= FACES
+    return above, below
+
+
+def _slot_of(in_play: int, card: int) -> int:
+    """A card as its suit and its slot among its suit's cards in play (-1: none)."""
+    if card < 0:
+        return -1
+    suit, place = divmod(card, PLACES)
+    return PLACES * suit + (in_play >> PLACES * suit & ((1 << place) - 1)).bit_count()
+
+
+def _card_in(in_play: int, slot: int) -> int:
+    """The card in a suit's slot among the cards in play (-1: none), as _slot_of's inverse."""
+    if slot < 0:
+        return -1
+    suit, rank = divmod(slot, PLACES)
+    cards = in_play >> PLACES * suit & ((1 << PLACES) - 1)
+    for _ in range(rank):
+        cards &= cards - 1
+    return PLACES * suit + (cards & -cards).bit_length() - 1 if cards else -1
+
+
+def _store(entry: list[int], best: int, best_slot: int, alpha: int, beta: int) -> None:
     """Keep in a position's table entry what a search in the window found: a bound, or the value."""
     if best <= alpha:
         entry[1] = min(entry[1], best)
@@ -554,4 +624,4 @@ def _store(entry: list[int], best: int, best_card: int, alpha: int, beta: int) -
         entry[0] = max(entry[0], best)
     else:
         entry[0] = entry[1] = best
-    entry[2] = best_card
+    entry[2] = best_slot
