@@ -86,7 +86,7 @@ def test_the_core_has_a_switch_for_each_speed_up_of_its_search() -> None:
     and the core itself."""
     fields = {field.name for field in dataclasses.fields(Options)}
     assert set(options_module.SWITCHES) == fields - {"zero_window", "reuse", "compiled"}
-    assert sorted(options_module.SWITCHES.values()) == [1 << bit for bit in range(9)]
+    assert sorted(options_module.SWITCHES.values()) == [1 << bit for bit in range(8)]
     assert options_module.POINTS[:10] == (11, 10, 4, 3, 2, 0, 0, 0, 0, 0)
     assert sum(options_module.POINTS) == 120
 
@@ -115,15 +115,9 @@ SIX_CARDS = Position.from_hands(
 )
 
 
-# Near-equivalent cards leave out every card equivalent cards do (a difference of 0 points:
-# the card searched first bounds the other on the window's wrong side), only later, once the
-# first is searched: the nodes equivalent cards save are counted with the other off.
 # Rank classes close the gaps of every card played, the blanks' among them: the nodes blank
 # classes save are counted with rank classes off.
-UNDER = {
-    "equivalent_cards": {"near_equivalent": False},
-    "blank_classes": {"rank_classes": False},
-}
+UNDER = {"blank_classes": {"rank_classes": False}}
 
 
 @pytest.mark.parametrize("engine", [FAST, PYTHON], ids=["compiled", "python"])
@@ -156,7 +150,6 @@ def test_the_compiled_core_and_python_agree_on_larger_deals(position: Position) 
         [
             "lookahead",
             "lookahead_values",
-            "near_equivalent",
             "rank_classes",
             "ordering",
             "table",

@@ -20,16 +20,14 @@
 #define OPT_BOUNDS 16
 #define OPT_LOOKAHEAD 32
 #define OPT_LOOKAHEAD_VALUES 64
-#define OPT_NEAR 128
-#define OPT_RANKS 256
+#define OPT_RANKS 128
 static const struct {
     const char *name;
     int bit;
 } SWITCHES[] = {
     {"table", OPT_TABLE},         {"blank_classes", OPT_BLANKS}, {"equivalent_cards", OPT_EQUIVALENT},
     {"ordering", OPT_ORDERING},   {"bounds", OPT_BOUNDS},        {"lookahead", OPT_LOOKAHEAD},
-    {"lookahead_values", OPT_LOOKAHEAD_VALUES}, {"near_equivalent", OPT_NEAR},
-    {"rank_classes", OPT_RANKS},
+    {"lookahead_values", OPT_LOOKAHEAD_VALUES}, {"rank_classes", OPT_RANKS},
 };
 /* The numbering of cards (10 places a suit, places 0..4 the faces) and the points of each
  * place: exported too, options.py takes them from here. */
@@ -253,20 +251,16 @@ static int quick_points(Search *s, int leader) {
     return total;
 }
 
-/* The legal cards, one of each run of equivalent cards: returns how many. ``run_of`` gets each
- * legal card's run: the cards of one suit with no card in play between them share one. */
-static int distinct(Search *s, uint64_t legal, uint64_t in_play, int *cards, int8_t *run_of) {
-    int n = 0, previous = -PLACES, run = 0;
+/* The legal cards, one of each run of equivalent cards: returns how many. */
+static int distinct(Search *s, uint64_t legal, uint64_t in_play, int *cards) {
+    int n = 0, previous = -PLACES;
     int equivalent = s->options & OPT_EQUIVALENT;
     while (legal) {
         uint64_t low = legal & (~legal + 1);
         int card = low_card(low);
         legal ^= low;
-        int adjacent =
-            card / PLACES == previous / PLACES && (in_play & (low - (2ULL << previous))) == 0;
-        if (!adjacent) run++;
-        run_of[card] = (int8_t)run;
-        if (equivalent && adjacent && POINTS[card] == POINTS[previous]) {
+        if (equivalent && card / PLACES == previous / PLACES && POINTS[card] == POINTS[previous] &&
+            (in_play & (low - (2ULL << previous))) == 0) {
             previous = card;
             continue;
         }
@@ -274,38 +268,6 @@ static int distinct(Search *s, uint64_t legal, uint64_t in_play, int *cards, int
         cards[n++] = card;
     }
     return n;
-}
-
-/* Two cards of one hand with no card in play between them (one run) take the same tricks in
- * every line of play, the one in the other's place: their values differ by at most the
- * difference of their points. A card is not searched where a searched card of its run, give or
- * take that difference, puts it on the wrong side of the window: *value is that bound. Each
- * searched value bounds its card on that side (a fail-soft value the window did not cut). */
-typedef struct {
-    int8_t run_of[4 * PLACES];
-    int card[PLACES], value[PLACES], count;
-} Runs;
-
-static inline int near_decided(const Runs *runs, int card, int maximising, int alpha, int beta,
-                               int *value) {
-    int decided = 0, tightest = 0;
-    for (int j = 0; j < runs->count; j++) {
-        int other = runs->card[j];
-        if (runs->run_of[other] != runs->run_of[card]) continue;
-        int delta = POINTS[card] > POINTS[other] ? POINTS[card] - POINTS[other]
-                                                 : POINTS[other] - POINTS[card];
-        int bound = maximising ? runs->value[j] + delta : runs->value[j] - delta;
-        if (maximising ? bound > alpha : bound < beta) continue;
-        if (!decided || (maximising ? bound < tightest : bound > tightest)) tightest = bound;
-        decided = 1;
-    }
-    if (decided) *value = tightest;
-    return decided;
-}
-
-static inline void searched(Runs *runs, int card, int value) {
-    runs->card[runs->count] = card;
-    runs->value[runs->count++] = value;
 }
 
 /* Whether a hand holding ``hand`` can take a trick led in ``led`` that ``win`` now wins. */
@@ -355,10 +317,7 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
     uint64_t legal = mine & SUIT_MASK[led];
     if (!legal) legal = mine;
     int cards[PLACES], keys[PLACES];
-    Runs runs;
-    runs.count = 0;
-    int count = distinct(s, legal, h[0] | h[1] | h[2] | h[3] | trick, cards, runs.run_of);
-    int near = s->options & OPT_NEAR;
+    int count = distinct(s, legal, h[0] | h[1] | h[2] | h[3] | trick, cards);
     int trump = s->trump;
     if ((s->options & OPT_ORDERING) && count > 1) {
         int partner = ((win_seat ^ seat) & 1) == 0;
@@ -420,33 +379,28 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
     for (int i = 0; i < count; i++) {
         int card = cards[i];
         uint64_t bit = 1ULL << card;
-        int value;
-        if (!near || !near_decided(&runs, card, maximising, a, b, &value)) {
-            h[seat] = mine ^ bit;
-            int points = POINTS[card];
-            int new_seat = win_seat, new_card = win_card;
-            if (beats(card, win_card, trump)) {
-                new_seat = seat;
-                new_card = card;
-            }
-            if (n == 3) {
-                int gain = (new_seat & 1) == 0 ? pile + points : 0;
-                int lower = gain + known_lower[i], upper = gain + known_upper[i];
-                /* The lookahead's bounds stand for the card's value where they decide it: an
-                 * exact value, or a bound on the wrong side of the window (the card cannot
-                 * change it). */
-                int known = known_lower[i] >= 0 && (s->options & OPT_LOOKAHEAD_VALUES);
-                if (known && lower == upper) value = lower;
-                else if (known && maximising && upper <= a) value = upper;
-                else if (known && !maximising && lower >= b) value = lower;
-                else value = gain + lead(s, new_seat, left - points, a - gain, b - gain);
-            } else {
-                value = follow(s, n + 1, leader, led, new_seat, new_card, pile + points,
-                               trick | bit, left - points, a, b);
-            }
-            if (s->timed_out) break;
-            if (near) searched(&runs, card, value);
+        h[seat] = mine ^ bit;
+        int points = POINTS[card], value;
+        int new_seat = win_seat, new_card = win_card;
+        if (beats(card, win_card, trump)) {
+            new_seat = seat;
+            new_card = card;
         }
+        if (n == 3) {
+            int gain = (new_seat & 1) == 0 ? pile + points : 0;
+            int lower = gain + known_lower[i], upper = gain + known_upper[i];
+            /* The lookahead's bounds stand for the card's value where they decide it: an exact
+             * value, or a bound on the wrong side of the window (the card cannot change it). */
+            int known = known_lower[i] >= 0 && (s->options & OPT_LOOKAHEAD_VALUES);
+            if (known && lower == upper) value = lower;
+            else if (known && maximising && upper <= a) value = upper;
+            else if (known && !maximising && lower >= b) value = lower;
+            else value = gain + lead(s, new_seat, left - points, a - gain, b - gain);
+        } else {
+            value = follow(s, n + 1, leader, led, new_seat, new_card, pile + points, trick | bit,
+                           left - points, a, b);
+        }
+        if (s->timed_out) break;
         if (maximising) {
             if (value > best) {
                 best = value;
@@ -507,10 +461,7 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
         }
     }
     int cards[PLACES], keys[PLACES];
-    Runs runs;
-    runs.count = 0;
-    int count = distinct(s, mine, in_play, cards, runs.run_of);
-    int near = s->options & OPT_NEAR;
+    int count = distinct(s, mine, in_play, cards);
     if (s->options & OPT_ORDERING) {
         /* The table's best lead first; then the side suits no opponent can ruff, trumps, the
          * side suits an opponent can ruff; a suit the partner can ruff before the others, and
@@ -539,13 +490,8 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
         uint64_t bit = 1ULL << card;
         h[leader] = mine ^ bit;
         int points = POINTS[card];
-        int value;
-        if (!near || !near_decided(&runs, card, maximising, a, b, &value)) {
-            value = follow(s, 1, leader, card / PLACES, leader, card, points, bit, left - points, a,
-                           b);
-            if (s->timed_out) break;
-            if (near) searched(&runs, card, value);
-        }
+        int value = follow(s, 1, leader, card / PLACES, leader, card, points, bit, left - points, a, b);
+        if (s->timed_out) break;
         if (maximising) {
             if (value > best) {
                 best = value;

@@ -100,9 +100,6 @@ class Options:
     """The lookahead's bounds also stand for the value of each fourth card whose next position
     they decide on its own (an exact value, or a bound on the side of the window the card cannot
     change): that position is not searched again."""
-    near_equivalent: bool = True
-    """Of two cards of one hand with no card in play between them, the second is not searched
-    where the first's value, give or take their difference in points, decides the window."""
     rank_classes: bool = True
     """The table's key is each card's place among its suit's cards in play, whatever was played:
     a position takes the bounds of another of its class, widened by the points their cards
@@ -122,7 +119,6 @@ PLAIN = Options(
     bounds=False,
     lookahead=False,
     lookahead_values=False,
-    near_equivalent=False,
     rank_classes=False,
     reuse=False,
     compiled=False,

@@ -298,18 +298,13 @@ class Search:
         best = -1 if maximising else left + 1
         best_card = -1
         a, b = alpha, beta
-        runs = self._runs(mine, hands[0] | hands[1] | hands[2] | hands[3])
-        searched: list[tuple[int, int]] = []
         for card in self._leads(leader, mine, hint):
-            value = _near_decided(runs, searched, card, maximising, a, b)
-            if value is None:
-                bit = 1 << card
-                hands[leader] = mine ^ bit
-                points = POINTS[card]
-                value = self._follow(
-                    1, leader, card // PLACES, leader, card, points, bit, left - points, a, b
-                )
-                searched.append((card, value))
+            bit = 1 << card
+            hands[leader] = mine ^ bit
+            points = POINTS[card]
+            value = self._follow(
+                1, leader, card // PLACES, leader, card, points, bit, left - points, a, b
+            )
             if maximising:
                 if value > best:
                     best, best_card = value, card
@@ -366,25 +361,6 @@ class Search:
             previous = card
             cards.append(card)
         return cards
-
-    def _runs(self, legal: int, in_play: int) -> dict[int, int] | None:
-        """Each legal card's run, when near-equivalent cards are on (else None).
-
-        The cards of one suit with no card in play between them share one.
-        """
-        if not self.options.near_equivalent:
-            return None
-        runs: dict[int, int] = {}
-        run, previous = 0, -PLACES
-        while legal:
-            low = legal & -legal
-            card = low.bit_length() - 1
-            legal ^= low
-            if card // PLACES != previous // PLACES or in_play & (low - (2 << previous)):
-                run += 1
-            runs[card] = run
-            previous = card
-        return runs
 
     def _lookahead(  # noqa: PLR0913  the trick so far, as _follow holds it, as _search.c's
         self,
@@ -468,38 +444,33 @@ class Search:
                 known.clear()
         best = -1 if maximising else 200
         a, b = alpha, beta
-        runs = self._runs(legal, hands[0] | hands[1] | hands[2] | hands[3] | trick)
-        searched: list[tuple[int, int]] = []
         for card in cards:
-            value = _near_decided(runs, searched, card, maximising, a, b)
-            if value is None:
-                bit = 1 << card
-                hands[seat] = mine ^ bit
-                points = POINTS[card]
-                if beats(card, win_card, trump):
-                    new_seat, new_card = seat, card
-                else:
-                    new_seat, new_card = win_seat, win_card
-                if n == 3:
-                    total = pile + points
-                    gain = total if new_seat % 2 == 0 else 0
-                    value = _known_value(known.get(card), gain, maximising, a, b)
-                    if value is None:
-                        value = gain + self._lead(new_seat, left - points, a - gain, b - gain)
-                else:
-                    value = self._follow(
-                        n + 1,
-                        leader,
-                        led,
-                        new_seat,
-                        new_card,
-                        pile + points,
-                        trick | bit,
-                        left - points,
-                        a,
-                        b,
-                    )
-                searched.append((card, value))
+            bit = 1 << card
+            hands[seat] = mine ^ bit
+            points = POINTS[card]
+            if beats(card, win_card, trump):
+                new_seat, new_card = seat, card
+            else:
+                new_seat, new_card = win_seat, win_card
+            if n == 3:
+                total = pile + points
+                gain = total if new_seat % 2 == 0 else 0
+                value = _known_value(known.get(card), gain, maximising, a, b)
+                if value is None:
+                    value = gain + self._lead(new_seat, left - points, a - gain, b - gain)
+            else:
+                value = self._follow(
+                    n + 1,
+                    leader,
+                    led,
+                    new_seat,
+                    new_card,
+                    pile + points,
+                    trick | bit,
+                    left - points,
+                    a,
+                    b,
+                )
             if maximising:
                 if value > best:
                     best = value
@@ -513,40 +484,6 @@ class Search:
                 break
         hands[seat] = mine
         return best
-
-
-def _near_decided(  # noqa: PLR0913  the card, what its run searched, and the window
-    runs: dict[int, int] | None,
-    searched: list[tuple[int, int]],
-    card: int,
-    maximising: bool,
-    alpha: int,
-    beta: int,
-) -> int | None:
-    """A bound on ``card``'s value on the wrong side of the window, from a card of its run.
-
-    Two cards of one hand with no card in play between them take the same tricks in every line
-    of play, the one in the other's place: their values differ by at most the difference of
-    their points. Each searched value bounds its card on the side the window did not cut
-    (fail-soft). None where no searched card of its run decides it (as _search.c's
-    near_decided).
-    """
-    if runs is None:
-        return None
-    decided = None
-    for other, value in searched:
-        if runs[other] != runs[card]:
-            continue
-        delta = abs(POINTS[card] - POINTS[other])
-        if maximising:
-            bound = value + delta
-            if bound <= alpha and (decided is None or bound < decided):
-                decided = bound
-        else:
-            bound = value - delta
-            if bound >= beta and (decided is None or bound > decided):
-                decided = bound
-    return decided
 
 
 def _known_value(
