@@ -61,3 +61,23 @@ def test_the_plain_search_agrees_where_it_can_finish() -> None:
             taken += trick_points(current.trick, RULES) if winner % 2 == 0 else 0
             current = Position(current.trump, winner, current.hands, RULES)
     assert solve(current, current.search(PLAIN)) + taken == golden["value"]
+
+
+def test_a_table_kept_for_the_next_search_starts_empty() -> None:
+    """The compiled core keeps a full deal's table for the next search (`spare` in _search.c).
+
+    The same hands under each trump suit have the same keys in the table: after the searches
+    of the other trumps, each gives the value it gave before them."""
+    golden = QUICKEST[0]
+
+    def values(trumps: str) -> dict[str, int]:
+        found = {}
+        for trump in trumps:
+            current = Position.from_hands(trump, golden["leader"], golden["hands"], RULES)
+            found[trump] = solve(current, current.search(FAST))
+        return found
+
+    first = values("CDHS")
+    assert values("SHDC") == first
+    assert first[golden["trump"]] == golden["value"]
+    assert len(set(first.values())) > 1  # the trump changes the value: a stale entry would show

@@ -68,7 +68,7 @@ typedef struct {
     uint64_t k[3];
     uint8_t lower, upper, size;
     int8_t best;
-    uint32_t unused;
+    uint32_t generation; /* the search's generation when stored: an older one is empty */
 } Entry;
 _Static_assert(sizeof(Entry) * SLOTS == BUCKET_BYTES, "a bucket is SLOTS entries of 32 bytes");
 
@@ -87,6 +87,7 @@ typedef struct {
     double deadline;
     int timed_out;
     long long stored;
+    uint32_t generation;
 } Search;
 
 static double monotonic(void) {
@@ -174,13 +175,15 @@ static inline Entry *bucket_of(Search *s, const uint64_t key[4], int leader, int
  * tightest bounds of every entry of its class in the bucket, its own unwidened, a class mate's
  * widened by what their cards differ by (the same line of play puts each card of one where
  * the other's is). */
-static inline Entry *entry_in(Entry *bucket, const uint64_t packed[3], int *above, int *below) {
+static inline Entry *entry_in(Entry *bucket, const uint64_t packed[3], uint32_t generation,
+                              int *above, int *below) {
     Entry *found = NULL;
     int lower = 0, upper = 0;
     uint32_t mine = (uint32_t)(packed[2] >> FACES_SHIFT);
     for (int i = 0; i < SLOTS; i++) {
         Entry *e = &bucket[i];
-        if (e->k[0] != packed[0] || e->k[1] != packed[1] || ((e->k[2] ^ packed[2]) & ~FACES_FIELD))
+        if (e->k[0] != packed[0] || e->k[1] != packed[1] ||
+            ((e->k[2] ^ packed[2]) & ~FACES_FIELD) || e->generation != generation)
             continue;
         int gain = 0, loss = 0;
         uint32_t its = (uint32_t)(e->k[2] >> FACES_SHIFT);
@@ -377,7 +380,7 @@ static int follow(Search *s, int n, int leader, int led, int win_seat, int win_c
         if (s->options & OPT_LOOKAHEAD) {
             for (int i = 0; i < count; i++) {
                 int above, below;
-                Entry *found = entry_in(buckets[i], packs[i], &above, &below);
+                Entry *found = entry_in(buckets[i], packs[i], s->generation, &above, &below);
                 if (found == NULL) continue;
                 known_lower[i] = found->lower > below ? found->lower - below : 0;
                 known_upper[i] = found->upper + above;
@@ -462,7 +465,7 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
          * fewer trick boundaries and 17 % less time than taking the mate's slot). */
         Entry *bucket = bucket_of(s, key, leader, __builtin_popcountll(mine));
         int above, below;
-        entry = entry_in(bucket, packed, &above, &below);
+        entry = entry_in(bucket, packed, s->generation, &above, &below);
         if (entry != NULL) {
             int known_lower = entry->lower - below, known_upper = entry->upper + above;
             if (known_lower >= beta) return known_lower;
@@ -474,9 +477,14 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
             if (entry->k[2] != packed[2]) entry = NULL;
         }
         if (entry == NULL) {
-            entry = &bucket[0];
-            for (int i = 1; i < SLOTS; i++)
-                if (bucket[i].size < entry->size) entry = &bucket[i];
+            int fewest = 1000;
+            for (int i = 0; i < SLOTS; i++) {
+                int cards = bucket[i].generation == s->generation ? bucket[i].size : 0;
+                if (cards < fewest) {
+                    fewest = cards;
+                    entry = &bucket[i];
+                }
+            }
         }
     }
     int cards[PLACES], keys[PLACES];
@@ -529,8 +537,9 @@ static int lead(Search *s, int leader, int left, int alpha, int beta) {
     if (entry != NULL) {
         /* The slot may hold another position by now (always replaced: the newest wins). */
         if (!(entry->k[0] == packed[0] && entry->k[1] == packed[1] &&
-              entry->k[2] == packed[2])) {
+              entry->k[2] == packed[2] && entry->generation == s->generation)) {
             memcpy(entry->k, packed, sizeof packed);
+            entry->generation = s->generation;
             entry->size = (uint8_t)(1 + __builtin_popcountll(mine));
             entry->lower = 0;
             entry->upper = (uint8_t)left;
@@ -608,9 +617,17 @@ static PyObject *Search_root(Search *s, PyObject *args) {
     return PyLong_FromLong(value);
 }
 
+/* Empty the tables: a new generation, whose entries are those stored from now on. */
+static void next_generation(Search *s) {
+    if (++s->generation == 0) {
+        memset(s->table, 0, sizeof(Entry) * (s->mask + 1));
+        memset(s->small, 0, sizeof(Entry) * SMALL_SIZE);
+        s->generation = 1;
+    }
+}
+
 static PyObject *Search_clear(Search *s, PyObject *Py_UNUSED(ignored)) {
-    memset(s->table, 0, sizeof(Entry) * (s->mask + 1));
-    memset(s->small, 0, sizeof(Entry) * SMALL_SIZE);
+    next_generation(s);
     s->stored = 0;
     Py_RETURN_NONE;
 }
@@ -618,12 +635,32 @@ static PyObject *Search_clear(Search *s, PyObject *Py_UNUSED(ignored)) {
 #define HUGE_PAGE ((size_t)2 << 20)
 #define HUGE_TABLE ((size_t)64 << 20)
 
+/* The last full deal's table, kept for the next search when its own ends: the consumer values
+ * deal after deal, and each new table's pages were faulted in and zeroed again (measured: 9 ms
+ * of a median deal's 63). A new generation empties it. One is kept: 64 MiB while the process
+ * lives; under the GIL, like every call here. */
+static struct {
+    void *allocated;
+    size_t allocated_size, bytes;
+    Entry *table;
+    uint32_t generation;
+} spare;
+
 /* The table, zeroed (only the pages used become resident), its buckets on cache lines. On
  * Linux a full deal's is asked in huge pages: its reads are random, and with pages of 4 KiB
  * nearly each one missed the processor's page cache (TLB) too (measured: a third of the
  * search's time). A smaller search's is not: it would pay for zeroing 2 MiB pages it hardly
  * uses (a 6-trick endgame took 3.9 ms instead of 1.4). */
 static int allocate_table(Search *s, size_t bytes) {
+    s->generation = 1;
+    if (spare.allocated != NULL && spare.bytes == bytes) {
+        s->allocated = spare.allocated;
+        s->allocated_size = spare.allocated_size;
+        s->table = spare.table;
+        s->generation = spare.generation;
+        spare.allocated = NULL;
+        return 0;
+    }
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
     if (bytes >= HUGE_TABLE) {
         size_t size = bytes + HUGE_PAGE;
@@ -650,6 +687,16 @@ static int allocate_table(Search *s, size_t bytes) {
 
 static void free_table(Search *s) {
     if (s->allocated == NULL) return;
+    if (s->allocated_size && spare.allocated == NULL) {
+        spare.allocated = s->allocated;
+        spare.allocated_size = s->allocated_size;
+        spare.bytes = sizeof(Entry) * (s->mask + 1);
+        spare.table = s->table;
+        spare.generation = s->generation;
+        s->allocated = NULL;
+        s->table = NULL;
+        return;
+    }
 #if defined(__linux__) && defined(MAP_ANONYMOUS)
     if (s->allocated_size) munmap(s->allocated, s->allocated_size);
     else
@@ -680,6 +727,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwargs) {
     s->small = (Entry *)(((uintptr_t)s->small_allocated + BUCKET_BYTES - 1) &
                          ~(uintptr_t)(BUCKET_BYTES - 1));
     s->mask = ((uint64_t)1 << bits) - 1;
+    /* A kept table's entries are its last search's: this search starts a generation after. */
+    next_generation(s);
     return 0;
 }
 
