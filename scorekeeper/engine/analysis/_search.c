@@ -60,7 +60,7 @@ static uint8_t GAIN[FACE_BITS + 1][FACE_BITS + 1], LOSS[FACE_BITS + 1][FACE_BITS
 
 /* 32 bytes, four to a bucket of two adjacent cache lines: the probe of a position reads one
  * bucket.
- * k holds the four hands of 40 bits and the leader (bits 40..41 of k[2], bit 42 "used"), and
+ * k holds the four hands of 40 bits and the leader (bits 40..41 of k[2]), and
  * under rank classes the faces in play (bits 43..62, five a suit): the key of the class is
  * the rest, and best is the best lead's suit and slot among its suit's cards in play. */
 #define FACES_SHIFT 43
@@ -151,7 +151,7 @@ static inline void pack_key(const uint64_t key[4], int leader, uint32_t faces,
                             uint64_t packed[3]) {
     packed[0] = key[0] | key[1] << 40;
     packed[1] = key[1] >> 24 | key[2] << 16;
-    packed[2] = key[3] | (uint64_t)leader << 40 | 1ULL << 42 | (uint64_t)faces << FACES_SHIFT;
+    packed[2] = key[3] | (uint64_t)leader << 40 | (uint64_t)faces << FACES_SHIFT;
 }
 
 static inline uint64_t hash_key(const uint64_t key[4], int leader) {
