@@ -39,7 +39,8 @@ ANALYSIS_REFUSED = {
     **refusals(refused=NOT_ANALYSABLE),
     429: "Too many analyses: this client already has as many waiting as it may "
     "(too_many_analyses), or has asked too often (rate_limited, with Retry-After).",
-    503: "The queue is full.",
+    503: "The queue is full (queue_full), or cannot be reached now (queue_unavailable): "
+    "nothing was stored, ask again later.",
 }
 """How an analysis can be refused."""
 
@@ -53,11 +54,8 @@ def analyse() -> tuple[Response, int] | tuple[Response, int, dict[str, str]]:
     content = _content(given)
     try:
         row = queue.submit(content, queue.client_key(request.remote_addr))
-    except queue.QueueFull as full:
-        status = 429 if full.mine else 503
-        code = "too_many_analyses" if full.mine else "queue_full"
-        message = wording.analysis_queue_full(full.mine, full.limit)
-        raise ApiError(status, message, None, code) from None
+    except queue.Unqueued as refused:
+        raise ApiError(refused.status, refused.message, None, refused.code) from None
     location = url_for("api.analysis.analysis_status", analysis_id=row.id, _external=True)
     if row.status == Status.DONE and row.result is not None:
         return jsonify({**row.result, "status_url": location}), 200

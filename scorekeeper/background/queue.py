@@ -22,13 +22,14 @@ from typing import Any
 
 from flask import Flask, current_app
 from huey import Huey, MemoryHuey, RedisHuey, SqliteHuey
-from sqlalchemy import func, select, text, update
+from sqlalchemy import delete, func, select, text, update
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper.background import work
 from scorekeeper.background.models import Analysis, Status
 from scorekeeper.engine.analysis import OutOfTime
 from scorekeeper.extensions import db
+from scorekeeper.web import wording
 from scorekeeper.web.columns import utcnow
 from scorekeeper.web.sqlite import one_writer
 
@@ -57,13 +58,31 @@ HEARTBEAT_FRESH = 20.0
 _BEATING = threading.Event()
 
 
-class QueueFull(Exception):
+class Unqueued(Exception):
+    """An analysis not queued, nothing of it stored: its HTTP status, code and sentence."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        self.status = status
+        self.code = code
+        self.message = message
+        super().__init__(code)
+
+
+class QueueFull(Unqueued):
     """No room in the queue: ``mine`` when the client's own share is full (429), else 503."""
 
     def __init__(self, mine: bool, limit: int) -> None:
         self.mine = mine
         self.limit = limit
-        super().__init__("client" if mine else "queue")
+        code = "too_many_analyses" if mine else "queue_full"
+        super().__init__(429 if mine else 503, code, wording.analysis_queue_full(mine, limit))
+
+
+class QueueDown(Unqueued):
+    """The queue's storage could not take the analysis (Redis gone, its file unwritable): 503."""
+
+    def __init__(self) -> None:
+        super().__init__(503, "queue_unavailable", wording.analysis_queue_down())
 
 
 def init_app(app: Flask) -> None:
@@ -100,15 +119,17 @@ def build(app: Flask) -> Huey:
 
     app.extensions[TASK] = queue.task(name="analyse")(analyse)
     queue.on_startup()(fresh_connections)
-    queue.on_startup()(lambda: _start_heartbeat(queue))
+    queue.on_startup()(lambda: _start_heartbeat(app, queue))
     return queue
 
 
-def _start_heartbeat(queue: Huey) -> None:
+def _start_heartbeat(app: Flask, queue: Huey) -> None:
     """In a consumer (each worker thread runs the startup hooks): one heartbeat per process.
 
     The stamp is written into the queue's storage, which the web side already reads, so it
-    reaches every server of the queue (docs/decisions/analysis.md, "No consumer running")."""
+    reaches every server of the queue (docs/decisions/analysis.md, "No consumer running").
+    Each beat also wakes the consumer for analyses stranded in the database
+    (:func:`_wake_for_stranded`), so a queue that lost its tasks recovers by itself."""
     if _BEATING.is_set():
         return
     _BEATING.set()
@@ -117,11 +138,40 @@ def _start_heartbeat(queue: Huey) -> None:
         while True:
             try:
                 queue.put(HEARTBEAT, time.time())
-            except Exception:  # a busy queue file: the next beat tries again
+                _wake_for_stranded(app, queue)
+            except Exception:  # a busy queue file, Redis gone: the next beat tries again
                 log.exception("the consumer's heartbeat could not be written")
+                _reconnect(queue)
             time.sleep(HEARTBEAT_EVERY)
 
     threading.Thread(target=beat, name="analysis-heartbeat", daemon=True).start()
+
+
+def _reconnect(queue: Huey) -> None:
+    """Drop the queue's connection after a failure: the next use opens a new one.
+
+    An SQLite file that could not be opened for writing stays open read-only in its connection
+    after it is writable again; Redis' pool reconnects by itself, and closing it costs nothing."""
+    try:
+        queue.storage.close()
+    except Exception:
+        log.exception("the queue's connection could not be closed")
+
+
+def _wake_for_stranded(app: Flask, queue: Huey) -> None:
+    """Enqueue one wake-up when analyses wait in the database with no task in the queue.
+
+    A Redis restarted without its data, or a task lost between the row's commit and its push,
+    leaves a queued row that no task would run; the wake-up's task runs them all
+    (:func:`compute`). A queue holding tasks already will run them: nothing is added."""
+    with app.app_context():
+        try:
+            stranded = next_in_turn()
+        finally:
+            db.session.remove()
+    if stranded is not None and queue.pending_count() == 0:
+        log.warning("analysis %s waited with no task in the queue: woken", stranded)
+        app.extensions[TASK](stranded)
 
 
 def consumer_running(app: Flask | None = None) -> bool:
@@ -131,7 +181,11 @@ def consumer_running(app: Flask | None = None) -> bool:
     queue = queue_of(app)
     if queue.immediate:
         return True
-    stamp = queue.get(HEARTBEAT, peek=True)
+    try:
+        stamp = queue.get(HEARTBEAT, peek=True)
+    except Exception:  # the queue's storage is down: no consumer can take work now
+        log.warning("the queue's storage could not be read", exc_info=True)
+        return False
     return isinstance(stamp, float) and time.time() - stamp < HEARTBEAT_FRESH
 
 
@@ -157,7 +211,9 @@ def client_key(address: str | None) -> str:
 def submit(request: dict[str, Any], client: str) -> Analysis:
     """The analysis of ``request``: the stored one, or a new one queued for ``client``.
 
-    Raises :class:`QueueFull` when there is no room for a new one. Asking again for one stored
+    Raises :class:`QueueFull` when there is no room for a new one, and :class:`QueueDown` when
+    the queue's storage cannot take it (the row claimed is deleted again: nothing is kept that
+    nothing would run). Asking again for one stored
     is one read by its key; a new one takes its turn (see :func:`_taking_turns`), so the caps
     hold however many arrive at once. Nothing here waits for the analysis itself.
     """
@@ -175,7 +231,17 @@ def submit(request: dict[str, Any], client: str) -> Analysis:
         db.session.rollback()
         raise
     if new:
-        _enqueue(key)
+        try:
+            _enqueue(key)
+        except Exception as error:
+            log.warning("analysis %s not queued: the queue is unavailable (%s)", key, error)
+            _reconnect(queue_of())
+            db.session.rollback()
+            db.session.execute(
+                delete(Analysis).where(Analysis.id == key, Analysis.status == Status.QUEUED)
+            )
+            db.session.commit()
+            raise QueueDown from error
         if queue_of().immediate:  # tests' memory://: computed already, in a session of its own
             db.session.refresh(row)
     return row
@@ -268,7 +334,10 @@ def _revive(row: Analysis) -> None:
     db.session.commit()
     if revived.rowcount == 1:  # type: ignore[attr-defined]
         log.warning("analysis %s: its consumer stopped; queued again", row.id)
-        _enqueue(row.id)
+        try:
+            _enqueue(row.id)
+        except Exception:  # the consumer's sweep wakes for it once the queue is back
+            log.exception("analysis %s: queued again, but the queue is unavailable", row.id)
 
 
 def lookup(key: str) -> Analysis | None:
@@ -280,14 +349,18 @@ def lookup(key: str) -> Analysis | None:
 
 
 def compute(analysis_id: str | None = None) -> None:
-    """The task: one turn of the queue, for the next analysis in turn (:func:`next_in_turn`).
+    """The task: the queued analyses, one at a time in turn (:func:`next_in_turn`), until none.
 
-    Each queued analysis enqueues one task; ``analysis_id``, the analysis whose queueing
-    enqueued it, runs in this turn only when it is the next in turn. Run it under the budget,
-    store what is known."""
-    row = _claim_next()
-    if row is None:
-        return  # every one is done or taken: this task's analysis ran in an earlier turn
+    Each queued analysis enqueues one task, but a task is only a wake-up: ``analysis_id``, the
+    analysis whose queueing enqueued it, may run in an earlier task's turn or a later one. A
+    task runs every analysis it finds queued, so one whose own task was lost (a Redis restarted
+    empty) runs in the next one's, or in the wake-up of :func:`_wake_for_stranded`."""
+    while (row := _claim_next()) is not None:
+        _compute_one(row)
+
+
+def _compute_one(row: Analysis) -> None:
+    """Run the claimed analysis ``row`` under the budget; store what is known."""
     key = row.id
 
     def progress(done: int, total: int) -> None:

@@ -96,8 +96,8 @@ def start_analysis(rubber_id: str, number: int) -> Response:
     content = _content(rubber, number)
     try:
         queue.submit(content, queue.client_key(request.remote_addr))
-    except queue.QueueFull as full:
-        flash(wording.analysis_queue_full(full.mine, full.limit), "error")
+    except queue.Unqueued as refused:
+        flash(refused.message, "error")
     return redirect(url_for(".analysis", rubber_id=rubber_id, number=number))
 
 

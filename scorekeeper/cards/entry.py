@@ -349,8 +349,8 @@ def analyse(rubber: Rubber, state: engine.RubberState) -> Any:
     content = work.record_request(str(step.trump), state.leader, tricks, rules)
     try:
         queue.submit(content, queue.client_key(request.remote_addr))
-    except queue.QueueFull as full:
-        flash(wording.analysis_queue_full(full.mine, full.limit), "error")
+    except queue.Unqueued as refused:
+        flash(refused.message, "error")
     return redirect(replay_address(rubber.id, form))
 
 

@@ -530,6 +530,11 @@ def analysis_queue_full(mine: bool, limit: int) -> str:
     return _("The analyses are all busy right now: try again in a few minutes.")
 
 
+def analysis_queue_down() -> str:
+    """Why no analysis can be queued now: the queue's storage cannot be reached."""
+    return _("The analyses cannot be queued right now: nothing was kept, try again in a minute.")
+
+
 def analysis_out_of_time(analysed: int) -> str:
     return ngettext(
         "The time for this analysis ran out: only the last %(num)d card was analysed.",
