@@ -38,13 +38,13 @@ def export_file(standing: store.Standing) -> dict[str, Any]:
 @bp.get("/t/<tournament_id>/export.json")
 def export_json(tournament_id: str) -> Response:
     """The tournament's export file, built once per version of it (web.downloads)."""
-    standing = shown.read(tournament_id)
-    return downloads.send(
-        ("tournament export.json", shown.facts(standing)),
-        lambda: [json.dumps(export_file(standing), ensure_ascii=False).encode()],
+    return shown.kept(
+        tournament_id,
+        "export.json",
+        lambda standing, _tag: json.dumps(export_file(standing), ensure_ascii=False),
         mimetype="application/json",
-        filename=f"sueca-tournament-{standing.tournament.id}.json",
-        text=True,
+        filename=f"sueca-tournament-{tournament_id}.json",
+        cache_control="no-cache",
     )
 
 
@@ -86,11 +86,11 @@ def standings_rows(standing: store.Standing) -> list[list[Any]]:
 @bp.get("/t/<tournament_id>/standings.csv")
 def standings_csv(tournament_id: str) -> Response:
     """The standings as a spreadsheet opens them."""
-    standing = shown.read(tournament_id)
-    return downloads.send(
-        ("tournament standings.csv", shown.facts(standing)),
-        lambda: [downloads.csv_text(standings_rows(standing)).encode()],
+    return shown.kept(
+        tournament_id,
+        "standings.csv",
+        lambda standing, _tag: downloads.csv_text(standings_rows(standing)),
         mimetype="text/csv",
-        filename=f"sueca-{standing.tournament.id}-standings.csv",
-        text=True,
+        filename=f"sueca-{tournament_id}-standings.csv",
+        cache_control="no-cache",
     )

@@ -9,6 +9,8 @@ match) is 409.
 
 from __future__ import annotations
 
+import json
+
 from flask import Response, jsonify, request
 from flask_babel import gettext as _
 from sqlalchemy.orm.exc import StaleDataError
@@ -32,7 +34,7 @@ from scorekeeper.api.schemas.tournaments import (
 from scorekeeper.api.states import created
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
-from scorekeeper.tournaments import store, writes
+from scorekeeper.tournaments import shown, store, writes
 from scorekeeper.tournaments.facts import tournament_json
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
@@ -66,10 +68,14 @@ def refusal(error: tourney.TournamentError, field: str | None = None) -> ApiErro
     return ApiError(STATUSES.get(error.code, 422), fault(error), field, error.code)
 
 
+def _no_tournament() -> ApiError:
+    return ApiError(404, _("There is no tournament with this id."), None, "no_tournament")
+
+
 def _tournament(tournament_id: str) -> Tournament:
     found = store.GRANTS.get(tournament_id)
     if found is None:
-        raise ApiError(404, _("There is no tournament with this id."), None, "no_tournament")
+        raise _no_tournament()
     return found
 
 
@@ -142,24 +148,16 @@ def create_tournament() -> tuple[Response, int, dict[str, str]]:
 @bp.answers(200, "The tournament.", TournamentState, {404: UNKNOWN})
 def get_tournament(tournament_id: str) -> Response:
     """A tournament's state: its pairs, rounds, matches and standings."""
-    tournament = _tournament(tournament_id)
-    # A follower's poll: answered 304 from one query while nothing changed, before any fold.
-    etag = _etag(tournament.id)
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
-        standing = store.synced(tournament)
-        etag = _etag(tournament.id)  # its sync may have started a rubber
-        response = jsonify(tournament_json(standing))
-    response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "no-cache"
-    return response
-
-
-def _etag(tournament_id: str) -> str:
-    """The state's ETag: the tournament's fingerprint (a write of it or of a rubber of it)."""
-    seen = store.fingerprint(tournament_id)
-    return seen.etag if seen is not None else ""
+    # A follower's poll: 304 from one query while nothing changed; else built once per change
+    # of the tournament in this worker, however many follow it (tournaments.shown).
+    return shown.kept(
+        tournament_id,
+        "api",
+        lambda standing, _tag: json.dumps(tournament_json(standing), ensure_ascii=False),
+        mimetype="application/json",
+        cache_control="no-cache",
+        missing=_no_tournament,
+    )
 
 
 WRITE_REFUSED = refusals(key=NO_KEY, unknown=UNKNOWN, conflict=STATE_REFUSES)

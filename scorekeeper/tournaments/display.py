@@ -68,30 +68,24 @@ def bracket_title(standing: store.Standing) -> str:
 @bp.get("/t/<tournament_id>/bracket.svg")
 def bracket_svg(tournament_id: str) -> Response:
     """The knockout's bracket as an SVG file; 404 for a tournament without a knockout."""
-    standing = shown.read(tournament_id)
-    drawing = shown.drawing(standing)
-    if drawing is None:
-        abort(404)
-    return shown.answer(
-        shown.etag(standing, "bracket.svg"),
-        lambda: render_template(
+
+    def build(standing: store.Standing, _tag: str) -> str:
+        drawing = shown.drawing(standing)
+        if drawing is None:
+            abort(404)
+        return render_template(
             "tournaments/bracket.svg", bracket=drawing, title=bracket_title(standing)
-        ),
-        "image/svg+xml",
-    )
+        )
+
+    return shown.kept(tournament_id, "bracket.svg", build, mimetype="image/svg+xml")
 
 
 @bp.get("/t/<tournament_id>/tv")
 def tv(tournament_id: str) -> Response:
     """The tournament's TV, for the room: the round in play, the standings or the bracket."""
-    not_modified = shown.unchanged(tournament_id, "tv")
-    if not_modified is not None:  # its poll every 5 s, while nothing changed
-        return not_modified
-    standing = shown.read(tournament_id)
-    tag = shown.etag(standing, "tv")
-    current = round_in_play(standing.fold)
 
-    def render() -> str:
+    def build(standing: store.Standing, tag: str) -> str:
+        current = round_in_play(standing.fold)
         drawing = shown.drawing(standing)
         knockout_begun = drawing is not None and any(box.drawn for box in drawing.boxes)
         return render_template(
@@ -104,4 +98,4 @@ def tv(tournament_id: str) -> Response:
             follow_tag=tag,
         )
 
-    return shown.answer(tag, render, "text/html")
+    return shown.kept(tournament_id, "tv", build, mimetype="text/html")

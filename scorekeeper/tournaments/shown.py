@@ -1,19 +1,27 @@
-"""A tournament as its TV, its paper and its downloads show it: read once, with its ETag.
+"""A tournament as its TV, its paper, its bracket, its files and its API state show it: kept.
 
-Every one of those pages is the engine's fold of the stored tournament and of its matches'
-rubbers; what it shows changes only with the tournament's row (a round drawn, a walkover, a
-withdrawal) or one of those rubbers (a hand, an edit, an undo), so its ETag is a hash of their
-versions, and of the language and address the page's words and links are in."""
+Every one of those is the engine's fold of the stored tournament and of its matches' rubbers;
+what it shows changes only with the tournament's row (a round drawn, a walkover, a withdrawal)
+or one of those rubbers (a hand, an edit, an undo), which the tournament's fingerprint follows
+in one query (store.fingerprint). So each document is named by the fingerprint, its kind, and
+the language and address its words and links are in; it is built the first time that name is
+asked for in a worker, kept (web.downloads) and sent again while the name holds, 304 to a
+client that has it. A TV's poll, or a client flooding one, costs one query and no fold
+(docs/decisions/limits.md, "Heavy reads")."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Hashable
 
-from flask import Response, current_app, request
+from flask import Response, request
+from werkzeug.exceptions import NotFound
 
 from scorekeeper.tournaments import bracket, store
+from scorekeeper.web import downloads, page_cache
 from scorekeeper.web.i18n import select_locale
+
+NONE_KEPT = page_cache.Kept(256)
+"""The names of documents that are none (the bracket of a Swiss): their 404 costs no fold."""
 
 
 def read(tournament_id: str) -> store.Standing:
@@ -22,70 +30,55 @@ def read(tournament_id: str) -> store.Standing:
     return store.synced(found)
 
 
-def facts(standing: store.Standing) -> tuple[Hashable, ...]:
-    """What a page of the tournament depends on: its row's and its rubbers' versions."""
-    tournament = standing.tournament
-    return (
-        tournament.id,
-        tournament.version,
-        tuple(
-            (rubber.id, rubber.version)
-            for _, rows in sorted(standing.rubbers.items())
-            for rubber in rows
-        ),
-        select_locale(),
-    )
+def name_of(tournament_id: str, kind: str) -> Hashable | None:
+    """The name a document of ``kind`` is kept under, from the fingerprint's one query.
 
-
-def etag_of(tournament_id: str, kind: str) -> str | None:
-    """The weak ETag of one kind of page of the tournament, from its fingerprint's one query.
-
-    The fingerprint (store.fingerprint) moves with every write of the tournament or of one of
-    its rubbers, so a follower's poll is answered 304 before anything is folded. None for a
-    tournament that is none."""
+    None for a tournament that is none."""
     seen = store.fingerprint(tournament_id)
     if seen is None:
         return None
-    key = (
-        kind,
-        tournament_id,
-        seen.state,
-        select_locale(),
-        request.scheme,
-        request.host,
-        current_app.extensions["build_id"],
+    return (kind, tournament_id, seen.state, select_locale(), request.scheme, request.host)
+
+
+def kept(  # noqa: PLR0913  what a document is, each named by its caller
+    tournament_id: str,
+    kind: str,
+    build: Callable[[store.Standing, str], str],
+    *,
+    mimetype: str,
+    filename: str | None = None,
+    cache_control: str = "private, no-cache",
+    missing: Callable[[], Exception] = NotFound,
+) -> Response:
+    """The tournament's document of ``kind``: 304 to an If-None-Match that holds, else kept.
+
+    ``build`` makes its text from the tournament and the ETag it is sent with (which a page that
+    follows the tournament asks again with); it runs once per change of the tournament in a
+    worker. ``missing`` is raised for a tournament that is none; a document that ``build``
+    finds is none (404) is remembered as none while the tournament stands."""
+    name = name_of(tournament_id, kind)
+    if name is None:
+        raise missing()
+    if NONE_KEPT.get(name):
+        raise NotFound()
+    tag = downloads.etag(name)
+
+    def built() -> list[bytes]:
+        standing = read(tournament_id)
+        try:
+            return [build(standing, tag).encode()]
+        except NotFound:
+            NONE_KEPT.put(name, True)
+            raise
+
+    return downloads.send(
+        name,
+        built,
+        mimetype=mimetype,
+        filename=filename,
+        text=True,
+        cache_control=cache_control,
     )
-    return hashlib.sha256(repr(key).encode()).hexdigest()[:20]
-
-
-def etag(standing: store.Standing, kind: str) -> str:
-    """The weak ETag of one kind of page of the tournament, at its state now."""
-    return etag_of(standing.tournament.id, kind) or ""
-
-
-def unchanged(tournament_id: str, kind: str) -> Response | None:
-    """The 304 to an If-None-Match that still holds, from one query; else None."""
-    if "HTTP_IF_NONE_MATCH" not in request.environ:
-        return None
-    tag = etag_of(tournament_id, kind)
-    if tag is None or not request.if_none_match.contains_weak(tag):
-        return None
-    return _validated(Response(status=304), tag)
-
-
-def answer(etag_value: str, render: Callable[[], str], mimetype: str) -> Response:
-    """304 to an If-None-Match that holds, else the page rendered; its ETag either way."""
-    if request.if_none_match.contains_weak(etag_value):
-        return _validated(Response(status=304), etag_value)
-    return _validated(Response(render(), mimetype=mimetype), etag_value)
-
-
-def _validated(response: Response, etag_value: str) -> Response:
-    """The answer with its ETag and what a cache may do with it."""
-    response.set_etag(etag_value, weak=True)
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.vary.update(("Cookie", "Accept-Language"))
-    return response
 
 
 def drawing(standing: store.Standing) -> bracket.Bracket | None:

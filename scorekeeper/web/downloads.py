@@ -84,23 +84,26 @@ def send(  # noqa: PLR0913  what a download is, each named by its caller
     build: Callable[[], Iterable[bytes]],
     *,
     mimetype: str,
-    filename: str,
+    filename: str | None,
     text: bool,
+    cache_control: str = "no-cache",
 ) -> Response:
     """Answer the download of ``key``: 304 to an If-None-Match that holds, else its kept bytes.
 
     ``build`` yields the bytes, in parts, the first time ``key`` is asked for in this worker;
     ``text`` ones are gzipped part by part as they come (a large export is never held whole),
     kept so, and sent so to a client that takes gzip, unpacked as they are sent to one that does
-    not."""
+    not. Without a ``filename`` it is a document shown in the browser (a TV, a page to print),
+    not saved as a file."""
     tag = etag(key)
     headers = {
         "ETag": quote_etag(tag, weak=True),
-        "Cache-Control": "no-cache",
-        "Content-Disposition": f'attachment; filename="{filename}"',
+        "Cache-Control": cache_control,
         # The language of their words, whether chosen by the browser or by the cookie.
         "Vary": "Accept-Encoding, Accept-Language, Cookie" if text else "Accept-Language, Cookie",
     }
+    if filename is not None:
+        headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     if request.if_none_match.contains_weak(tag):
         return Response(status=304, headers=headers)
     found = downloads().get(key)

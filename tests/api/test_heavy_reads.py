@@ -124,3 +124,79 @@ def test_heavy_reads_are_limited_per_client(limited_app: Flask) -> None:
     assert page.status_code == 429 and "minuto" in page.get_data(as_text=True)
     other = client.get(urls[0], environ_base={"REMOTE_ADDR": "192.0.2.7"})
     assert other.status_code == 200  # another client has its own count
+
+
+TOURNAMENT_DOCUMENTS = ["tv", "print", "bracket.svg", "export.json", "standings.csv", "api"]
+
+
+@pytest.fixture
+def folds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tournaments folded (tournaments.store.standing), by id, as the requests fold them."""
+    from scorekeeper.tournaments import store
+
+    folded: list[str] = []
+    fold = store.standing
+
+    def counted(tournament: Any) -> Any:
+        folded.append(tournament.id)
+        return fold(tournament)
+
+    monkeypatch.setattr(store, "standing", counted)
+    return folded
+
+
+def tournament_address(tournament_id: str, kind: str) -> str:
+    if kind == "api":
+        return f"/api/v1/tournaments/{tournament_id}"
+    return f"/t/{tournament_id}/{kind}"
+
+
+@pytest.mark.parametrize("kind", TOURNAMENT_DOCUMENTS)
+def test_a_tournament_document_is_built_once_per_version(
+    app: Flask, client: FlaskClient, kind: str, folds: list[str]
+) -> None:
+    """Ten followers' GETs of an unchanged tournament, with no ETag, fold it for none.
+
+    A hand at one of its tables builds it once more (issue 41, item 2)."""
+    body = {"name": "Torneio", "format": "knockout", "pairs": tournament_pairs(4)}
+    tournament = client.post("/api/v1/tournaments", json=body).get_json()
+    address = tournament_address(tournament["id"], kind)
+    first = client.get(address)
+    assert first.status_code == 200, first.get_data(as_text=True)[:300]
+    built, folded = builds(app), len(folds)
+    answers = [client.get(address) for _ in range(10)]
+    assert {answer.status_code for answer in answers} == {200}
+    assert {answer.get_data() for answer in answers} == {first.get_data()}
+    assert (builds(app), len(folds)) == (built, folded)  # kept: none of the ten folded it
+    unchanged = client.get(address, headers={"If-None-Match": first.headers["ETag"]})
+    assert unchanged.status_code == 304
+    rubber_id = tournament["rounds"][0]["matches"][0]["rubbers"][0]
+    hand = client.post(
+        f"/api/v1/rubbers/{rubber_id}/hands",
+        json={"points": [80, 40]},
+        headers={"X-Edit-Key": tournament["edit_key"]},
+    )
+    assert hand.status_code == 201, hand.get_json()
+    changed = client.get(address, headers={"If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
+    assert builds(app) == built + 1
+    assert client.get(address).status_code == 200 and builds(app) == built + 1
+
+
+def test_a_swiss_has_no_bracket_and_says_so_without_folding_it_again(
+    client: FlaskClient, folds: list[str]
+) -> None:
+    body = {"name": "Suíço", "format": "swiss", "rounds": 2, "pairs": tournament_pairs(4)}
+    tournament = client.post("/api/v1/tournaments", json=body).get_json()
+    address = tournament_address(tournament["id"], "bracket.svg")
+    assert client.get(address).status_code == 404
+    folded = len(folds)
+    assert [client.get(address).status_code for _ in range(5)] == [404] * 5
+    assert len(folds) == folded
+    assert client.get(tournament_address("nonesuch0000", "tv")).status_code == 404
+    missing = client.get(tournament_address("nonesuch0000", "api"))
+    assert missing.status_code == 404 and missing.get_json()["code"] == "no_tournament"
+
+
+def tournament_pairs(count: int) -> list[dict[str, Any]]:
+    return [{"players": [f"Ana {n}", f"Bruno {n}"]} for n in range(1, count + 1)]
