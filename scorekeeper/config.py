@@ -45,7 +45,8 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
 
     The test's mapping stands in for instance/config.py; then DATABASE_URL, PROXY_COUNT,
     TRUSTED_HOSTS, the RATELIMIT_ settings (ENABLED, STORAGE_URI, FACTOR, KEY_PREFIX) and SECRET_KEY come from the
-    environment (where a test's mapping does not set them)."""
+    environment (where a test's mapping does not set them). The engine's options follow the
+    database's URL (:func:`engine_options`)."""
     os.makedirs(app.instance_path, exist_ok=True)
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI="sqlite:///"
@@ -90,6 +91,9 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_mapping(test_config)
     if os.environ.get("DATABASE_URL") and not (test_config or {}).get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(
+        str(app.config["SQLALCHEMY_DATABASE_URI"]), app.config.get("SQLALCHEMY_ENGINE_OPTIONS", {})
+    )
     if os.environ.get("PROXY_COUNT", "").strip():
         app.config["PROXY_COUNT"] = os.environ["PROXY_COUNT"].strip()
     app.config["PROXY_COUNT"] = proxy_count(app.config["PROXY_COUNT"])
@@ -108,6 +112,24 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     app.config["RATELIMIT_ENABLED"] = switch(app.config["RATELIMIT_ENABLED"])
     app.config["RATELIMIT_FACTOR"] = limit_factor(app.config["RATELIMIT_FACTOR"])
     app.config["SECRET_KEY"] = secret_key(app)
+
+
+def engine_options(url: str, configured: dict[str, Any]) -> dict[str, Any]:
+    """SQLAlchemy's engine options: a database server's pooled connections are tried first.
+
+    A connection the pool kept across a server's restart is dead; ``pool_pre_ping`` finds it
+    at checkout, for one round trip, and opens a new one, so no request after the restart
+    fails. An SQLite file has no server to restart: its connections are not tried
+    (docs/decisions/serving.md, "The databases"). Options configured win.
+
+    >>> engine_options("postgresql+psycopg://db/scorekeeper", {})
+    {'pool_pre_ping': True}
+    >>> engine_options("sqlite:///scorekeeper.sqlite3", {})
+    {}
+    """
+    if url.startswith("sqlite"):
+        return dict(configured)
+    return {"pool_pre_ping": True, **configured}
 
 
 def proxy_count(value: object) -> int:

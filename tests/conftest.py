@@ -28,6 +28,8 @@ PURE = {
     "tests/system/test_bench.py": "the benchmark's arithmetic",
     "tests/system/test_serving.py": "serves an SQLite file of its own, whatever DATABASE_URL says",
     "tests/system/test_wheel.py": "serves an SQLite file of its own, whatever DATABASE_URL says",
+    "tests/system/test_database_restart.py": "restarts a PostgreSQL of its own, whatever "
+    "DATABASE_URL says",
 }
 """What touches no database, and why: the PostgreSQL run leaves it to SQLite's (tests/README.md).
 

@@ -1,4 +1,4 @@
-"""Real servers for the system tests: gunicorn as `make serve` runs it, and nginx.
+"""Real servers for the system tests: gunicorn as `make serve` runs it, nginx, PostgreSQL, Redis.
 
 nginx runs as deploy/nginx.conf configures it (through .ci/proxy). Also the tools a test needs
 from Debian, which under CI must be there; and a live server whose requests a test can count."""
@@ -11,6 +11,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -98,6 +99,51 @@ def redis_server(folder: Path) -> Iterator[str]:
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@dataclass(frozen=True)
+class Postgres:
+    """A PostgreSQL server of one test's own, as .ci/postgres started it."""
+
+    url: str
+    folder: Path
+
+    def restart(self) -> None:
+        """``pg_ctl restart -m fast``: every connection is cut; the server answers on return."""
+        restarted = subprocess.run(
+            [str(ROOT / ".ci" / "postgres"), "restart", str(self.folder)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert restarted.returncode == 0, restarted.stderr[-3000:]
+
+
+@contextmanager
+def postgres_server() -> Iterator[Postgres]:
+    """A real PostgreSQL on 127.0.0.1 and a free port, for a test that stops or restarts it.
+
+    Its folder is made by ``mkdtemp``, not under pytest's ``tmp_path``: as root the server runs
+    as the postgres user, who may not enter pytest's folders (mode 0700)."""
+    if not list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
+        missing("PostgreSQL (apt-get install postgresql)")
+    folder = Path(tempfile.mkdtemp(prefix="scorekeeper-pg-"))
+    script = str(ROOT / ".ci" / "postgres")
+    try:
+        started = subprocess.run(
+            [script, "start", str(folder)],
+            env={**os.environ, "PGTEST_PORT": str(free_port())},
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+        assert started.returncode == 0, started.stderr[-3000:]
+        yield Postgres(started.stdout.strip().splitlines()[-1], folder)
+    finally:
+        subprocess.run([script, "stop", str(folder)], capture_output=True, timeout=120, check=False)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @contextmanager
