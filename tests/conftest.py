@@ -22,6 +22,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PURE = {
     "tests/engine": "the engine imports no database (tests/engine/test_quality.py)",
     "tests/background/test_work.py": "an analysis computed from a card record, with no queue",
+    "tests/background/test_beside.py": "`make run` on an SQLite file of its own, whatever "
+    "DATABASE_URL says",
     "tests/test_architecture.py": "reads the package's source and imports",
     "tests/web/test_catalogues.py": "reads the translation catalogues",
     "tests/web/test_contrast.py": "reads the style sheet",
