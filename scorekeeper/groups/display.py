@@ -7,13 +7,13 @@ docs/decisions/offline-and-live.md)."""
 
 from __future__ import annotations
 
-import hashlib
+from collections.abc import Hashable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
-from flask import Response, abort, current_app, redirect, render_template, request, url_for
+from flask import Response, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as Redirect
@@ -25,7 +25,7 @@ from scorekeeper.groups.models import TV_CODE_LENGTH, Group
 from scorekeeper.rubbers import drawings
 from scorekeeper.rubbers.access import player_names
 from scorekeeper.rubbers.models import Rubber
-from scorekeeper.web import wording
+from scorekeeper.web import downloads, wording
 from scorekeeper.web.columns import utcnow
 from scorekeeper.web.i18n import select_locale
 from scorekeeper.web.qr import qr_svg
@@ -107,22 +107,21 @@ def replaced_by(earlier: sittings.SittingRubber, later: sittings.SittingRubber) 
     return later.previous_id == earlier.id or earlier.finished or earlier.named
 
 
-def _etag(group: Group, rubbers: list[Rubber]) -> str:
-    """Return the page's ETag, a hash of what the page depends on.
+def _facts(group: Group, rubbers: list[Rubber]) -> Hashable:
+    """What the page depends on: the name it is kept under (web.downloads).
 
     That is the rubbers shown at their versions, and the group's last write: every write of one of
     its rubbers stamps the group's row, so an edit to an older rubber, which moves the standings,
     is seen too."""
-    facts = (
+    return (
+        "group display",
         group.id,
         group.updated_at.isoformat(),
-        [(rubber.id, rubber.version) for rubber in rubbers],
+        tuple((rubber.id, rubber.version) for rubber in rubbers),
         select_locale(),
         request.scheme,
         request.host,
-        current_app.extensions["build_id"],
     )
-    return hashlib.sha256(repr(facts).encode()).hexdigest()[:16]
 
 
 def _table(rubber: Rubber) -> dict[str, Any]:
@@ -146,22 +145,26 @@ def display(group_id: str) -> Response:
     if group is None:
         abort(404)
     rubbers = playing(group.id, utcnow())
-    etag = _etag(group, rubbers)
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
+    name = _facts(group, rubbers)
+    tag = downloads.etag(name)
+
+    def build() -> list[bytes]:
         stats = group_store.stats(group.id)
-        response = Response(
-            render_template(
-                "groups/display.html",
-                group=group,
-                tables=[_table(rubber) for rubber in rubbers],
-                standings=stats.ranking()[:STANDINGS_SHOWN],
-                follow_tag=etag,
-            ),
-            mimetype="text/html",
+        page = render_template(
+            "groups/display.html",
+            group=group,
+            tables=[_table(rubber) for rubber in rubbers],
+            standings=stats.ranking()[:STANDINGS_SHOWN],
+            follow_tag=tag,
         )
-    response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "private, no-cache"
-    response.vary.update(("Cookie", "Accept-Language"))
-    return response
+        return [page.encode()]
+
+    # Rendered once per change of what it shows, however many TVs and floods ask for it.
+    return downloads.send(
+        name,
+        build,
+        mimetype="text/html",
+        filename=None,
+        text=True,
+        cache_control="private, no-cache",
+    )

@@ -54,8 +54,21 @@ class Downloads:
             maxsize=size, getsizeof=lambda kept: len(kept.data)
         )
         self._lock = threading.Lock()
+        self._building: dict[Hashable, threading.Lock] = {}
         self.builds = 0
         """Downloads built since the worker started: what the tests count."""
+
+    def building(self, key: Hashable) -> threading.Lock:
+        """The lock one build of ``key`` holds.
+
+        The worker's other threads asking for it wait for that build rather than each building
+        the same bytes at once."""
+        with self._lock:
+            return self._building.setdefault(key, threading.Lock())
+
+    def built(self, key: Hashable) -> None:
+        with self._lock:
+            self._building.pop(key, None)
 
     def get(self, key: Hashable) -> Kept | None:
         with self._lock:
@@ -106,10 +119,17 @@ def send(  # noqa: PLR0913  what a download is, each named by its caller
         headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     if request.if_none_match.contains_weak(tag):
         return Response(status=304, headers=headers)
-    found = downloads().get(key)
+    kept = downloads()
+    found = kept.get(key)
     if found is None:
-        found = Kept(_packed(build()), True) if text else Kept(b"".join(build()), False)
-        downloads().put(key, found)
+        with kept.building(key):
+            found = kept.get(key)  # built meanwhile by another thread of this worker
+            if found is None:
+                try:
+                    found = Kept(_packed(build()), True) if text else Kept(b"".join(build()), False)
+                    kept.put(key, found)
+                finally:
+                    kept.built(key)
     if not found.packed:
         return Response(found.data, mimetype=mimetype, headers=headers)
     if "gzip" in request.accept_encodings:  # type: ignore[comparison-overlap]

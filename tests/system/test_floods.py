@@ -5,7 +5,8 @@ gunicorn's threads, and every other table's hands waited behind it (issue 41, it
 passes one address's reads on at a rate (deploy/nginx.conf, ``limit_req``); past it, it answers
 429 itself. Here: 16 threads from 127.0.0.2 flood a tournament's TV for a few seconds while
 127.0.0.1 records hands at a table and reads its page, and 127.0.0.3 follows the TV every 0.2 s.
-The flood is refused past its share, nobody else ever is. How much the others' hands slow down
+The flood is paced to its share (nginx holds its requests, so it waits rather than asking
+again at once), nobody else's requests are held or refused. How much the others' hands slow down
 is measured by the benchmark (``python -m bench.floods``), not here.
 """
 
@@ -22,9 +23,10 @@ from tests.support.servers import Proxy, behind_proxy
 
 FLOODERS = 16
 SECONDS = 4.0
-RATE = 20
-"""deploy/nginx.conf: one address's reads, a second (``rate=20r/s``)."""
-BURST = 100
+RATE = 2
+"""deploy/nginx.conf: one address's TVs, pages to print and files, a second (``rate=2r/s``)."""
+AT_ONCE = 10
+"""deploy/nginx.conf: how many of them pass at once before the rest are paced (``delay=10``)."""
 
 
 def flood(front: Proxy, address: str, until: float, answers: Any) -> None:
@@ -107,9 +109,9 @@ def test_a_flood_of_reads_from_one_address_is_refused_by_nginx_and_nobody_else_i
     )
     assert set(hands) == {201} and set(pages) == {200}, (hands, pages)
     assert set(follower) <= {200, 304} and follower[200] >= 1, follower
-    assert set(flooded) == {200, 429}, flooded
-    # Passed on: at most the burst and the rate over the time (a second's slack).
-    assert flooded[200] <= BURST + RATE * (elapsed + 1), flooded
-    assert flooded[429] > flooded[200], flooded
-    (sentence,) = refusals
-    assert "Demasiados pedidos de uma vez" in sentence
+    assert set(flooded) <= {200, 429}, flooded
+    # Passed on: at most those at once and the rate over the time (a second's slack): 16
+    # threads asking as fast as answered got 349 in the same time with nothing in the way.
+    assert 1 <= flooded[200] <= AT_ONCE + RATE * (elapsed + 1), flooded
+    for sentence in refusals:  # past 100 held at once: nginx's own 429, in its words
+        assert "Demasiados pedidos de uma vez" in sentence
