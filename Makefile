@@ -80,7 +80,8 @@ messages: install
 
 # The figures of docs/performance.md, each against a reference measured in the same run; prints
 # the table, writes bench/results.json and fails when a budget is missed. Needs wrk (Debian's
-# package: apt-get install wrk) and Chromium, as the browser tests do.
+# package: apt-get install wrk), Chromium, as the browser tests do, and nginx with openssl (the
+# floods of bench/floods.py go through the documented nginx, .ci/proxy).
 bench: install-test
 	@command -v wrk >/dev/null || { echo "make bench needs wrk: apt-get install wrk"; exit 2; }
 	$(BIN)/python -m bench

@@ -689,6 +689,13 @@ def _queue_figures() -> list[Figure]:
     return _figures_of("bench.queue")
 
 
+def _flood_figures() -> list[Figure]:
+    """Issue 41's figure (bench/floods.py): the other tables' hands under one client's flood.
+
+    From a process of its own: its flooders are processes, and its servers its own."""
+    return _figures_of("bench.floods")
+
+
 def main() -> int:
     if shutil.which("wrk") is None:
         print("make bench needs wrk, the HTTP load generator: apt-get install wrk", file=sys.stderr)
@@ -757,6 +764,13 @@ def main() -> int:
             "<=",
             "s",
             tournament_figures,
+        )
+        figures += _guarded(
+            "other tables' hand p95 under the worst flood ÷ unloaded (nginx, 2 workers)",
+            3.0,
+            "<=",
+            "",
+            _flood_figures,
         )
     when = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
     where = machine()
