@@ -47,7 +47,7 @@ from scorekeeper.bidding.models import BiddingGame, BiddingHand
 from scorekeeper.engine import CardError
 from scorekeeper.engine import bidding as rules
 from scorekeeper.engine.bidding_deck import read_card
-from scorekeeper.engine.names import RepeatedPlayerError
+from scorekeeper.engine.names import RepeatedPlayerError, UnnamedPlayersError
 from scorekeeper.groups import bidding_games
 
 bp = ApiBlueprint("bidding", __name__)
@@ -68,6 +68,7 @@ CREATION_REFUSED = creation_refused(REFUSED_BY_GAME)
 ERROR_FIELDS: dict[type[Exception], str] = {
     rules.PlayersError: "players",
     RepeatedPlayerError: "players",
+    UnnamedPlayersError: "players",
     rules.TargetError: "target",
     rules.BidError: "bid",
     rules.CardPointsError: "points",

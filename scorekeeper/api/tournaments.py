@@ -63,9 +63,29 @@ STATUSES = {
 """The status of each refusal of the engine that is not 422 (a value refused)."""
 
 
+CREATION_FIELDS = {
+    "too_few_pairs": "pairs",
+    "too_many_pairs": "pairs",
+    "unknown_format": "format",
+    "even_best_of": "best_of",
+    "bad_best_of": "best_of",
+    "bad_rounds": "rounds",
+    "bad_groups": "groups",
+    "bad_third_place": "third_place",
+}
+"""The field of a new tournament's body each refusal of the engine is about."""
+
+
 def refusal(error: tourney.TournamentError, field: str | None = None) -> ApiError:
     """The engine's refusal as the API's error, in the reader's language."""
     return ApiError(STATUSES.get(error.code, 422), fault(error), field, error.code)
+
+
+def creation_refusal(error: tourney.TournamentError) -> ApiError:
+    """The engine's refusal of a new tournament, naming the field: a pair's players, say."""
+    if error.pair is not None:
+        return refusal(error, f"pairs[{error.pair - 1}].players")
+    return refusal(error, CREATION_FIELDS.get(error.code))
 
 
 def _no_tournament() -> ApiError:
@@ -120,12 +140,12 @@ def create_tournament() -> tuple[Response, int, dict[str, str]]:
             advance=given.advance,
             third_place=given.third_place,
         )
+        tourney.check_pairs([pair.players for pair in given.pairs])
         entries = [
             tourney.PairEntry((pair.players[0], pair.players[1]), pair.name) for pair in given.pairs
         ]
-        tourney.check_pairs([entry.players for entry in entries])
     except tourney.TournamentError as error:
-        raise refusal(error) from None
+        raise creation_refusal(error) from None
     tournament, edit_key = store.create(
         name=given.name,
         settings=settings,

@@ -53,6 +53,10 @@ FAULTS: dict[rules.BiddingFault, Callable[[rules.BiddingError], str]] = {
         "%(name)s is at the table twice: each player needs a name of their own.",
         name=str(error.value).strip(),
     ),
+    Fault.UNNAMED_PLAYERS: lambda error: _(
+        "%(count)s players have no name: at most one player may be left without a name.",
+        count=error.value,
+    ),
     Fault.TARGET: lambda error: _("The target is a whole number of points from 50 to 2000."),
     Fault.BIDDER_SEAT: lambda error: _("The bidder must be one of the players at this table."),
     Fault.PARTNER_SEAT: lambda error: _("The partner must be one of the players at this table."),

@@ -19,6 +19,8 @@ class BiddingFault(enum.StrEnum):
     """Fewer than 4 or more than 6 players."""
     REPEATED_PLAYER = "repeated_player"
     """One name twice at a table (:class:`.names.RepeatedPlayerError`)."""
+    UNNAMED_PLAYERS = "unnamed_players"
+    """More than one player without a name (:class:`.names.UnnamedPlayersError`)."""
     TARGET = "target"
     """A target outside 50..2000."""
     BIDDER_SEAT = "bidder_seat"

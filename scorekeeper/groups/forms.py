@@ -8,7 +8,7 @@ from wtforms.validators import DataRequired, Length
 
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.web.columns import NAME_LENGTH
-from scorekeeper.web.forms import Form, printable, strip
+from scorekeeper.web.forms import Form, name_text, printable
 
 
 class NewGroupForm(Form):
@@ -21,7 +21,7 @@ class NewGroupForm(Form):
             Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
             printable,
         ],
-        filters=[strip],
+        filters=[name_text],
         render_kw={"placeholder": _l("Tasca do Zé, Fridays"), "autocomplete": "off"},
     )
 

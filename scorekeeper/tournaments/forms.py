@@ -19,7 +19,7 @@ from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.web.columns import NAME_LENGTH
-from scorekeeper.web.forms import Form, choices, printable, strip, within
+from scorekeeper.web.forms import Form, choices, name_text, printable, within
 
 PAIRS_TEXT_LENGTH = 20_000
 """128 pairs of two long names a line, and room to spare."""
@@ -35,7 +35,7 @@ class NewTournamentForm(Form):
             Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
             printable,
         ],
-        filters=[strip],
+        filters=[name_text],
         render_kw={"placeholder": _l("Torneio da Tasca"), "autocomplete": "off"},
     )
     format = SelectField(

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from flask_babel import gettext as _
 
 from scorekeeper.engine import tournaments as tourney
+from scorekeeper.engine.names import MAX_NAME_LENGTH
 
 Sentence = Callable[[tourney.TournamentError], str]
 
@@ -52,8 +53,24 @@ FAULTS: dict[str, Sentence] = {
     "repeated_player": lambda error: _(
         "%(value)s is in two pairs: a player plays in one pair only.", value=error.value
     ),
-    "pair_of_one": lambda error: _("A pair is two players: %(value)s is not.", value=error.value),
+    "pair_of_one": lambda error: (
+        _("Pair %(pair)s needs two players.", pair=error.pair)
+        if error.pair is not None
+        else _("A pair is two players: %(value)s is not.", value=error.value)
+    ),
     "withdrawn": lambda error: _("Pair %(value)s has withdrawn.", value=error.value),
+    "too_many_players": lambda error: _(
+        "A pair is two players, not more: %(value)s.", value=error.value
+    ),
+    "control_characters": lambda error: _(
+        "A name must not contain control or invisible characters (%(characters)s).",
+        characters=error.value,
+    ),
+    "long_name": lambda error: _(
+        "A name has at most %(count)s characters: %(value)s is longer.",
+        count=MAX_NAME_LENGTH,
+        value=error.value,
+    ),
 }
 
 

@@ -11,7 +11,10 @@ from typing import Any
 from sqlalchemy import JSON, String
 from sqlalchemy.orm import Mapped, mapped_column
 
-NAME_LENGTH = 40
+from scorekeeper.engine.names import HIDDEN_CATEGORIES, MAX_NAME_LENGTH
+
+NAME_LENGTH = MAX_NAME_LENGTH
+"""A name's column: as long as the engine's longest name (engine.names)."""
 WRITE_KEY_LENGTH = 100
 """The longest idempotency key a write may carry."""
 TOKEN_LENGTH = 43
@@ -29,12 +32,13 @@ def has_control(text: str) -> bool:
 
 
 def without_control(text: str) -> str:
-    """A name stored before that rule, made to follow it.
+    """A name stored before that rule, made to follow it (and the engine's, engine.names).
 
-    A tab or a line break is a space, any other control character or lone surrogate is left out, and
-    so are the spaces around."""
+    A tab or a line break is a space, any other character a name may not hold (a control or
+    invisible character, a direction mark, a lone surrogate) is left out, and so are the spaces
+    around."""
     kept = (
-        " " if char.isspace() else "" if unicodedata.category(char) in ("Cc", "Cs") else char
+        " " if char.isspace() else "" if unicodedata.category(char) in HIDDEN_CATEGORIES else char
         for char in text
     )
     return "".join(kept).strip()

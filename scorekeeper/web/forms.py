@@ -15,7 +15,8 @@ from wtforms import (  # type: ignore[attr-defined]  # SelectChoice: WTForms 3.3
 )
 from wtforms.validators import Length, NumberRange, Optional, ValidationError
 
-from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH, has_control
+from scorekeeper.engine import names
+from scorekeeper.web.columns import NAME_LENGTH, WRITE_KEY_LENGTH
 
 # WTForms' own messages, in this app's catalogues so pt-PT and pt-BR each read right.
 WTFORMS_MESSAGES = (
@@ -61,11 +62,26 @@ def strip(text: Any) -> Any:
     return text.strip() if isinstance(text, str) else text
 
 
+def name_text(text: Any) -> Any:
+    """Return a name as typed, read as it is stored (NFC, no spaces around).
+
+    One the engine refuses is left for :func:`printable` to refuse."""
+    if isinstance(text, str) and names.can_read_name(text):
+        return names.read_name(text)
+    return strip(text)
+
+
 def printable(form: Any, field: Field) -> None:
-    """A name's rule at every door, the API's too: no control characters (a tab, an escape)."""
-    if isinstance(field.data, str) and has_control(field.data):
+    """Refuse a name that holds a character no one sees (engine.names), as the API does.
+
+    A tab, an escape, a zero-width space, a direction mark: the error names their code points."""
+    if isinstance(field.data, str) and not names.can_read_name(field.data):
         raise ValidationError(
-            _l("%(field)s must not contain control characters.", field=field.label.text)
+            _l(
+                "%(field)s must not contain control or invisible characters (%(characters)s).",
+                field=field.label.text,
+                characters=", ".join(names.hidden_characters(field.data)),
+            )
         )
 
 
@@ -101,7 +117,7 @@ def name_field(label: Any) -> StringField:
             Length(max=NAME_LENGTH, message=_l("At most %(max)d characters.")),
             printable,
         ],
-        filters=[strip],
+        filters=[name_text],
     )
 
 

@@ -177,7 +177,7 @@ def test_parse_pairs_reads_every_way_of_writing_a_pair() -> None:
     [
         ("Ana e Bruno\n\nCarla\n", "pair_of_one", 3, "Carla"),
         ("Ana e Bruno\nCarla /\n", "pair_of_one", 2, "Carla /"),
-        ("Ana, Bruno, Carla", "not_a_pair", 1, "Ana, Bruno, Carla"),
+        ("Ana, Bruno, Carla", "too_many_players", 1, "Ana, Bruno, Carla"),
         ("Ana e Bruno\nCarla e ana", "repeated_player", 2, "Carla e ana"),
         ("Ana e ANA", "repeated_player", 1, "Ana e ANA"),
     ],

@@ -48,14 +48,14 @@ def test_the_forms_refuse_a_name_with_a_control_character(
     before = snapshot(app)
     answer = en.post(url, data=data)
     assert answer.status_code == 422, answer.get_data(as_text=True)[:300]
-    assert "must not contain control characters" in answer.get_data(as_text=True)
+    assert "must not contain control or invisible characters" in answer.get_data(as_text=True)
     assert snapshot(app) == before
 
 
 def test_the_forms_refuse_in_portuguese_too(app: Flask, client: FlaskClient) -> None:
     answer = client.post("/groups/new", data={"name": "Tasca\tdo Zé"})
     assert answer.status_code == 422
-    assert "caracteres de controlo" in answer.get_data(as_text=True)
+    assert "caracteres de controlo ou invisíveis" in answer.get_data(as_text=True)
 
 
 def test_a_group_whose_names_were_stored_with_them_is_imported_back(

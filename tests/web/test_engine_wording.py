@@ -110,6 +110,7 @@ def bidding_errors() -> Iterator[rules.BiddingError]:
     attempts: list[Callable[[], object]] = [
         lambda: rules.new_game(7),
         lambda: bidding_names.check_names(["Ana", "Bruno", "ana", "Duarte"]),
+        lambda: bidding_names.check_names(["Ana", "", " ", "Duarte"]),
         lambda: rules.new_game(4, target=10),
         lambda: rules.verify_hand(rules.new_game(4), played(4, 70, 1, made=True)),
         lambda: rules.verify_hand(rules.new_game(4), played(0, 70, 9, made=True)),

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from flask_babel import gettext as _
 from pydantic import AfterValidator, Field, PlainValidator
+from pydantic.config import JsonDict
 
 from scorekeeper import engine
 from scorekeeper.api.errors import ApiError
@@ -21,6 +22,8 @@ from scorekeeper.api.schemas.reading import (
     is_whole,
     type_error,
 )
+from scorekeeper.engine import names
+from scorekeeper.engine.tournaments import MAX_PAIRS
 from scorekeeper.rubbers import store
 from scorekeeper.web import wording
 from scorekeeper.web.columns import NAME_LENGTH, VERSION_MAX, WRITE_KEY_LENGTH, has_control
@@ -42,9 +45,34 @@ PRINTABLE = "^[^\\x00-\\x1f\\x7f-\\x9f]*$"
 """Names and keys are stored: no control characters (PostgreSQL refuses NUL)."""
 NOT_BLANK = "^[^\\x00-\\x1f\\x7f-\\x9f]*[^\\s\\x00-\\x1f\\x7f-\\x9f][^\\x00-\\x1f\\x7f-\\x9f]*$"
 """Printable, and not blank."""
+
+
+SURROGATES = 0xD800
+
+
+def _code_point(number: int) -> str:
+    # JSON Schema's patterns are ECMA 262's: \uXXXX within the BMP; a character beyond it is
+    # written as itself (hypothesis-jsonschema and Python's re read it as one character).
+    return f"\\u{number:04x}" if number <= 0xFFFF else chr(number)
+
+
+HIDDEN = "".join(
+    _code_point(low) if low == high else f"{_code_point(low)}-{_code_point(high)}"
+    for low, high in names.HIDDEN_RANGES
+    if low != SURROGATES
+)
+"""The characters no name may hold (engine.names), as a pattern's character class.
+
+Lone surrogates are left out: JSON text cannot hold one as a character, and a generator reading
+the pattern (schemathesis) drops a pattern that names them."""
+NAME = f"^[^{HIDDEN}]*$"
+NAME_NOT_BLANK = f"^[^{HIDDEN}]*[^\\s{HIDDEN}][^{HIDDEN}]*$"
+"""A name as the engine reads it: no control, invisible or direction characters; not blank."""
 TOKEN = f"^{store.TOKEN.pattern}$"
 """An id or key that store.new_token could have made."""
 RULE_NAMES = frozenset(engine.RuleSet().to_dict())
+CARD = "^\\s*(?:[2-7AJKQTajkqt]|10)[CDHScdhs]\\s*$"
+"""A card of a Sueca deck as the engine reads it (the 10 only under the Azores manilha)."""
 
 
 # Answers -------------------------------------------------------------------------------------
@@ -85,9 +113,27 @@ def text(problem: Refused) -> ApiError:
     return _text_first(problem) or type_error("text", problem.label)
 
 
+def hidden_characters(problem: Refused) -> ApiError | None:
+    """The refusal of a name that holds a character no one sees (engine.names), else None."""
+    if isinstance(problem.value, str) and not names.can_read_name(problem.value):
+        return ApiError(
+            422,
+            _(
+                "%(field)s must not contain control or invisible characters (%(characters)s).",
+                field=problem.label,
+                characters=", ".join(names.hidden_characters(problem.value)),
+            ),
+            problem.label,
+            "control_characters",
+        )
+    return None
+
+
 def name(*, blank: bool) -> Answer:
     def answer(problem: Refused) -> ApiError:
-        if (refusal := _text_first(problem)) is not None:
+        if not isinstance(problem.value, str):
+            return type_error("text", problem.label)
+        if (refusal := hidden_characters(problem)) is not None:
             return refusal
         if blank:
             message = _("A name has at most %(count)s characters.", count=NAME_LENGTH)
@@ -228,6 +274,21 @@ def _moment(value: str) -> datetime:
     return moment
 
 
+def _name(value: str) -> str:
+    # The engine reads it (a ValueError for what it refuses); its NFC may be longer than what
+    # was sent, and is stored.
+    text = names.read_name(value)
+    if len(text) > NAME_LENGTH:
+        raise ValueError("too long once read")
+    return text
+
+
+def _not_blank(value: str) -> str:
+    if not value:
+        raise ValueError("blank")
+    return value
+
+
 def _everyone_or_nobody(names: list[str]) -> list[str] | None:
     return names if any(names) else None
 
@@ -263,16 +324,19 @@ Token = Annotated[Text, Field(json_schema_extra={"pattern": TOKEN})]
 Url = Annotated[str, Field(json_schema_extra={"format": "uri"})]
 TeamName = Annotated[
     str,
-    Field(min_length=1, max_length=NAME_LENGTH, pattern=NOT_BLANK),
-    AfterValidator(str.strip),
+    Field(min_length=1, max_length=NAME_LENGTH, json_schema_extra={"pattern": NAME_NOT_BLANK}),
+    AfterValidator(_name),
+    AfterValidator(_not_blank),
     Says(name(blank=False)),
 ]
+"""A name that must be given: a team's, a pair's player's, a group's, a tournament's."""
 PlayerName = Annotated[
     str,
-    Field(max_length=NAME_LENGTH, pattern=PRINTABLE),
-    AfterValidator(str.strip),
+    Field(max_length=NAME_LENGTH, json_schema_extra={"pattern": NAME}),
+    AfterValidator(_name),
     Says(name(blank=True)),
 ]
+"""A name that may be blank: a seat's player."""
 # list_of and values make these types at run time, which mypy cannot follow: it is told what
 # they hold (pydantic checks the rest).
 if TYPE_CHECKING:
@@ -352,6 +416,17 @@ EditedAt = Annotated[
 ]
 HandNumber = Annotated[int, Field(ge=1)]
 
+
+def played_cards(low: int, high: int, cards: tuple[int, int]) -> Any:
+    """Return the document's bounds of a record the engine reads.
+
+    ``low`` to ``high`` lists of ``cards`` cards of a Sueca deck each; the engine refuses
+    another (422 in its words, not 400)."""
+    card: JsonDict = {"type": "string", "maxLength": MAX_CARD_LENGTH, "pattern": CARD}
+    items: JsonDict = {"type": "array", "minItems": cards[0], "maxItems": cards[1], "items": card}
+    return Field(json_schema_extra={"minItems": low, "maxItems": high, "items": items})
+
+
 PATH_PARAMETERS: dict[str, Any] = {
     "rubber_id": Annotated[str, Field(pattern=TOKEN)],
     "group_id": Annotated[str, Field(pattern=TOKEN)],
@@ -360,7 +435,7 @@ PATH_PARAMETERS: dict[str, Any] = {
     "analysis_id": Annotated[str, Field(pattern="^[0-9a-f]{64}$")],
     "tournament_id": Annotated[str, Field(pattern=TOKEN)],
     "round_number": Annotated[int, Field(ge=1)],
-    "table": Annotated[int, Field(ge=1)],
-    "pair": Annotated[int, Field(ge=1)],
+    "table": Annotated[int, Field(ge=1, le=MAX_PAIRS // 2)],
+    "pair": Annotated[int, Field(ge=1, le=MAX_PAIRS)],
 }
 """The types of the addresses' parts, for the document (an id of another shape is a 404)."""

@@ -1,17 +1,18 @@
 """The bodies of a tournament's operations and its answers (API.md, "Tournaments").
 
-What only the engine can judge (the number of pairs, a player in two pairs, an even best-of,
-rounds beyond n - 1, an unknown format) is read here as its type alone and refused by the engine
-with 422, in its words."""
+What only the engine can judge (the number of pairs, a pair of other than two players, a player
+in two pairs, an even best-of, rounds beyond n - 1, an unknown format) is read here as its type
+alone and refused by the engine with 422, in its words; the document states those bounds all the
+same, so that a client reads them there (docs/decisions/api.md, "The document's bounds")."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, JsonValue
 
 from scorekeeper.api.schemas import fields as f
-from scorekeeper.api.schemas.reading import Body
+from scorekeeper.api.schemas.reading import Body, Says
 from scorekeeper.api.schemas.rubbers import GivenRules, Rules, RulesInput
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.web.columns import VERSION_MAX
@@ -22,17 +23,33 @@ MAX_LISTED_PAIRS = 1000
 # Requests -------------------------------------------------------------------------------------
 
 
+def _documented(**bounds: JsonValue) -> Any:
+    """Bounds said to the document, checked by the engine (422 in its words)."""
+    return Field(json_schema_extra=bounds)
+
+
+PairNumber = Annotated[int, _documented(minimum=1, maximum=tourney.MAX_PAIRS), Says(f.whole_number)]
+"""A pair's number, its seed: one the tournament does not have is the engine's to refuse."""
+
+
 class PairInput(Body):
-    players: Annotated[list[f.TeamName], Field(min_length=2, max_length=2)]
+    players: Annotated[
+        list[f.TeamName],
+        _documented(minItems=2, maxItems=2),
+        Says(f.listed(None, None, f.name(blank=False))),
+    ]
+    """Two players; another count is the engine's to refuse (422, naming the pair)."""
     name: f.TeamName | None = None
 
 
 class NewTournament(Body):
     name: f.TeamName
-    format: Annotated[
-        f.Text, Field(max_length=40, json_schema_extra={"examples": list(tourney.FORMATS)})
+    format: Annotated[f.Text, Field(max_length=40), _documented(enum=list(tourney.FORMATS))]
+    pairs: Annotated[
+        list[PairInput],
+        Field(max_length=MAX_LISTED_PAIRS),
+        _documented(minItems=tourney.MIN_PAIRS, maxItems=tourney.MAX_PAIRS),
     ]
-    pairs: Annotated[list[PairInput], Field(max_length=MAX_LISTED_PAIRS)]
     rules: GivenRules = Field(default_factory=RulesInput)
     best_of: f.WholeNumber = 1
     rounds: f.WholeNumber | None = Field(None, description="Swiss: the number of rounds.")
@@ -48,7 +65,7 @@ class NewTournament(Body):
 
 
 class Walkover(Body):
-    winner: f.WholeNumber = Field(description="The pair that came: it wins the match.")
+    winner: PairNumber = Field(description="The pair that came: it wins the match.")
 
 
 # Answers --------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..names import player_key
+from ..names import MAX_NAME_LENGTH, can_read_name, hidden_characters, player_key, read_name
 from .settings import TournamentError
 
 # "Ana e Bruno", "Ana & Bruno", "Ana / Bruno", "Ana, Bruno", "Ana - Bruno", "Ana and Bruno".
@@ -38,7 +38,10 @@ def check_pairs(pairs: Sequence[Sequence[str]]) -> None:
     for index, players in enumerate(pairs, start=1):
         if len(players) > 2:
             raise TournamentError(
-                "not_a_pair", list(players), f"Pair {index} has more than two players.", pair=index
+                "too_many_players",
+                ", ".join(players),
+                f"Pair {index} has more than two players.",
+                pair=index,
             )
         named = [name for name in players if player_key(name)]
         if len(named) < 2:
@@ -61,8 +64,10 @@ def parse_pairs(text: str) -> list[PairEntry]:
     """Return the pairs of a pasted list, one a line; blank lines are skipped.
 
     A line is two names split by "e", "and", "&", "/", ",", ";", "+" or a spaced dash, after an
-    optional pair name and a colon. A line that is not two names raises
-    :class:`TournamentError` with ``line`` (1-based) and ``value`` (the line's text).
+    optional pair name and a colon; each name is read as every name is
+    (:func:`~scorekeeper.engine.names.read_name`). A line that is not two names, or holds a name
+    the app does not take, raises :class:`TournamentError` with ``line`` (1-based) and
+    ``value`` (the line's text, or the characters at fault).
 
     >>> parse_pairs("Ana e Bruno\\n\\nOs Primos: Eva, Filipe\\nCarla / Duarte")  # doctest: +NORMALIZE_WHITESPACE
     [PairEntry(players=('Ana', 'Bruno'), name=None),
@@ -76,7 +81,15 @@ def parse_pairs(text: str) -> list[PairEntry]:
     entries: list[PairEntry] = []
     seen: set[str] = set()
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
+        if not can_read_name(raw):
+            characters = ", ".join(hidden_characters(raw))
+            raise TournamentError(
+                "control_characters",
+                characters,
+                f"Line {number} holds characters that are not seen: {characters}.",
+                line=number,
+            )
+        line = read_name(raw)
         if not line:
             continue
         entry = _parse_line(line, number)
@@ -104,12 +117,20 @@ def _parse_line(line: str, number: int) -> PairEntry:
     named = [part for part in parts if part]
     if len(parts) > 2:
         raise TournamentError(
-            "not_a_pair", line, f"Line {number} is not a pair of two names.", line=number
+            "too_many_players", line, f"Line {number} is not a pair of two names.", line=number
         )
     if len(named) < 2:
         raise TournamentError(
             "pair_of_one", line, f"Line {number} has one player, not two.", line=number
         )
+    for given in (name, *named):
+        if given is not None and len(given) > MAX_NAME_LENGTH:
+            raise TournamentError(
+                "long_name",
+                given,
+                f"Line {number}: a name has at most {MAX_NAME_LENGTH} characters.",
+                line=number,
+            )
     return PairEntry((named[0], named[1]), name)
 
 

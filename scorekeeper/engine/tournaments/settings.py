@@ -27,6 +27,9 @@ ERROR_CODES = (
     "repeated_player",
     "pair_of_one",
     "withdrawn",
+    "too_many_players",
+    "control_characters",
+    "long_name",
 )
 """Every ``code`` a :class:`TournamentError` may carry."""
 
