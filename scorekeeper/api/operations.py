@@ -168,6 +168,11 @@ class ApiBlueprint(Blueprint):
 
         def register(view: View) -> View:
             declared = self._declared.pop(view, {})
+            if method in ("POST", "PUT", "PATCH") and declared.get("body_required") is False:
+                # It must say JSON even with no body (api/__init__.py): the document says the
+                # body is required, and an empty one declared JSON is read as {}
+                # (docs/decisions/api.md, "JSON only").
+                raise TypeError(f"{view.__name__}: a {method} takes its body, {{}} at the least.")
             endpoint = f"{self.name}.{view.__name__}"
             operation = Operation(
                 method.lower(),
@@ -188,7 +193,8 @@ class ApiBlueprint(Blueprint):
     def takes(self, body: Any, *, security: Security = ()) -> Callable[[View], View]:
         """Declare the body the view takes, and the keys it needs.
 
-        ``body`` is a model, or ``Model | None`` for a body the view may go without."""
+        ``body`` is a model, or ``Model | None`` for a body the view may go without (a DELETE
+        only: a write that takes a body must say JSON, so its body is required)."""
         forms = get_args(body) if isinstance(body, UnionType) else (body,)
         given = [form for form in forms if form is not type(None)]
         (model,) = given

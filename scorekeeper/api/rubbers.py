@@ -58,7 +58,7 @@ VERIFIED = (
 
 
 @bp.operation("POST /rubbers", "createRubber")
-@bp.takes(NewRubber | None)
+@bp.takes(NewRubber)
 @bp.answers(201, CREATED, CreatedRubber, creation_refused(REFUSED))
 def create_rubber() -> tuple[Response, int, dict[str, str]]:
     """Start a rubber (partida)."""

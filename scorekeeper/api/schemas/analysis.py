@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
 from flask_babel import gettext as _
 from pydantic import BaseModel, ConfigDict, Field
@@ -15,12 +15,15 @@ from scorekeeper.api.schemas.rubbers import GivenRules, RulesInput
 if TYPE_CHECKING:
     Hands = list[list[str]]
 else:
-    Hands = f.list_of(
-        f.list_of(f.Card, 0, f.MAX_CARDS_PER_TRICK),
-        4,
-        4,
-        description="Seat 0's to seat 3's cards: four hands of the same size, 1 to 10 cards.",
-    )
+    Hands = Annotated[
+        f.list_of(
+            f.list_of(f.Card, 0, f.MAX_CARDS_PER_TRICK),
+            4,
+            4,
+            description="Seat 0's to seat 3's cards: four hands of the same size, 1 to 10 cards.",
+        ),
+        f.played_cards(4, 4, (1, f.MAX_TRICKS)),
+    ]
 
 
 class AnalysisForm(Body):
@@ -35,7 +38,9 @@ class RecordToAnalyse(AnalysisForm):
 
     trump: f.Trump
     leader: f.Seat = Field(description="The seat that leads the first trick.")
-    tricks: f.Tricks = Field(description="The 10 tricks in play order, each from its leader.")
+    tricks: Annotated[f.Tricks, f.played_cards(f.MAX_TRICKS, f.MAX_TRICKS, (f.SEATS, f.SEATS))] = (
+        Field(description="The 10 tricks in play order, each from its leader.")
+    )
     rules: GivenRules = Field(default_factory=RulesInput)
 
 

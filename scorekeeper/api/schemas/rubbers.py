@@ -152,7 +152,7 @@ class ByCards(HandForm):
     points: f.Points = f.OMITTED
     all_tricks: f.Boolean = Field(f.OMITTED, description="One team took all 10 tricks.")
     trump: f.Trump = f.OMITTED
-    tricks: f.Tricks
+    tricks: Annotated[f.Tricks, f.played_cards(1, f.MAX_TRICKS, (1, f.SEATS))]
     key: f.Key = f.OMITTED
     version: f.Version = f.OMITTED
 
