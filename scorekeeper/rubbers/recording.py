@@ -156,10 +156,11 @@ def _append(  # noqa: PLR0913  the hand's fast path: no object to build on it
                 read = _read(connection, rubber_id, device, key, digest, version)
                 if isinstance(read, Recorded):
                     return read
-                if read.group_id is None:
+                if read.group_id is None and read.tournament_id is None:
                     return _write(connection, False, rubber_id, read, hand, key, digest, status)
-            # A rubber of a group: the group's totals are written through the session, in the
-            # same transaction as the hand (the conditional UPDATE still guards the read).
+            # A rubber of a group or of a tournament: the group's totals, and the match's next
+            # rubber, are written through the session, in the same transaction as the hand
+            # (the conditional UPDATE still guards the read).
             connection = db.session.connection()
             return _write(connection, True, rubber_id, read, hand, key, digest, status)
         except (_Overtaken, IntegrityError, OperationalError) as error:

@@ -83,8 +83,9 @@ hand sends ``recording.hand_recorded`` instead."""
 
 tournament_rubber_written = signals.signal("tournament-rubber-written")
 """Sent inside every write of a rubber that is a tournament's match, with the rubber's id as
-sender and ``tournament_id``. The tournaments subscribe to it: once the write is committed, a
-match won draws what follows it (the match's next rubber, the bracket's next match)."""
+sender and ``tournament_id``, before it is committed. The tournaments subscribe to it: a match
+won draws what follows it (the match's next rubber, the bracket's next match) in the same
+transaction."""
 
 
 def refresh(rubber: Rubber, state: engine.RubberState) -> None:
@@ -118,10 +119,13 @@ def create_rubber(  # noqa: PLR0913  keyword-only, each named at its call
     edit_key: str | None = None,
     tournament_id: str | None = None,
     rubber_id: str | None = None,
+    commit: bool = True,
 ) -> tuple[Rubber, str]:
     """Store a new rubber; return it with its edit key.
 
-    The edit key is only ever known to its creator, or given: :func:`next_edit_key`."""
+    The edit key is only ever known to its creator, or given: :func:`next_edit_key`.
+    ``commit=False`` leaves it in the caller's transaction (a tournament's next rubber, created
+    in the write that ended the one before)."""
     state = engine.new_rubber(rules, first_dealer)
     edit_key = edit_key or new_token()
     rubber = Rubber(
@@ -138,7 +142,7 @@ def create_rubber(  # noqa: PLR0913  keyword-only, each named at its call
         tournament_id=tournament_id,
     )
     refresh(rubber, state)
-    GRANTS.create(rubber, device)
+    GRANTS.create(rubber, device, commit=commit)
     return rubber, edit_key
 
 

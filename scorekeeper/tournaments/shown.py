@@ -25,9 +25,8 @@ NONE_KEPT = page_cache.Kept(256)
 
 
 def read(tournament_id: str) -> store.Standing:
-    """The tournament synced and folded; 404 if there is none."""
-    found = store.GRANTS.or_404(tournament_id)
-    return store.synced(found)
+    """The tournament folded (a read writes nothing); 404 if there is none."""
+    return store.standing(store.GRANTS.or_404(tournament_id))
 
 
 def name_of(tournament_id: str, kind: str) -> Hashable | None:

@@ -3,9 +3,11 @@
 A tournament's rounds, matches and standings are the engine's fold of its settings, the Swiss
 rounds drawn, the walkovers and withdrawals, and its matches' rubbers as their rows cache them.
 What the fold asks for that is not there yet, a match's rubber in play, is created by
-:func:`sync`: after a tournament is written, after every committed write of one of its rubbers
-(``rubbers.store.tournament_rubber_written``), and before it is read, so that a write lost to a
-crash between the two is made up by the next reader.
+:func:`sync`, in the transaction of the write that asks for it: the tournament's own writes, and
+every write of one of its rubbers (``rubbers.store.tournament_rubber_written``). Reads only
+read. One rubber per place holds in the database: a match's next rubber takes the place after
+the last one the write read, and of two writes that read the same, one creates it and the other
+nothing (a unique place; its savepoint is rolled back, its own write kept).
 """
 
 from __future__ import annotations
@@ -13,13 +15,13 @@ from __future__ import annotations
 import secrets
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from flask import after_this_request, current_app, g, has_request_context
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from werkzeug.wrappers import Response
+from flask import current_app
+from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
@@ -45,6 +47,9 @@ class Standing:
     fold: tourney.Tournament
     rubbers: dict[tuple[int, int], list[Rubber]]
     """Each match's rubbers in order, by (round, table)."""
+    places: dict[tuple[int, int], int] = field(default_factory=dict)
+    """The last place (seq) taken at each (round, table) as read, its pairs' or not: a match's
+    next rubber takes the one after."""
 
     def pair(self, number: int) -> Pair:
         return self.tournament.pairs[number - 1]
@@ -101,8 +106,9 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
     tournament.pairs.sort(key=lambda pair: pair.number)
     if settings.format == "swiss":
         tournament.swiss_rounds = [_listed(_fold(tournament, {}).draw_next_round())]
-    GRANTS.create(tournament, device)
-    _sync_or_later(tournament.id)
+    GRANTS.create(tournament, device, commit=False)
+    sync(tournament.id)  # the first round's rubbers, in the same commit
+    db.session.commit()
     return tournament, edit_key
 
 
@@ -144,22 +150,28 @@ def _result(rubber: Rubber) -> tourney.RubberResult:
     )
 
 
-def standing(tournament: Tournament) -> Standing:
+def standing(tournament: Tournament, *, fresh: bool = False) -> Standing:
     """Where the tournament stands: the engine's fold of what is stored.
 
     A match's rubbers are those started for its two pairs: a result corrected earlier in the
     tournament may change who plays a later match (a knockout's next match, a group's
     qualifiers), and the rubbers started for the pairs that were to play it no longer count
-    there. They stay stored, as every rubber does, and the match starts a rubber of its own."""
-    rows = db.session.execute(
+    there. They stay stored, as every rubber does, and the match starts a rubber of its own.
+    ``fresh`` reads the rubbers as committed now, over any the session holds already."""
+    query = (
         sa.select(MatchRubber, Rubber)
         .join(Rubber, Rubber.id == MatchRubber.rubber_id)
         .where(MatchRubber.tournament_id == tournament.id)
         .order_by(MatchRubber.round, MatchRubber.table, MatchRubber.seq)
-    ).all()
+    )
+    if fresh:
+        query = query.execution_options(populate_existing=True)
+    rows = db.session.execute(query).all()
     links: dict[tuple[int, int], list[tuple[MatchRubber, Rubber]]] = defaultdict(list)
+    places: dict[tuple[int, int], int] = {}
     for link, rubber in rows:
         links[link.round, link.table].append((link, rubber))
+        places[link.round, link.table] = max(places.get((link.round, link.table), 0), link.seq)
     wrong: set[str] = set()
     while True:  # each pass settles at least one more round: as many as the rounds at most
         rubbers_of = {
@@ -180,7 +192,7 @@ def standing(tournament: Tournament) -> Standing:
             if link.rubber_id not in wrong and pairs.get(place) != (link.pair0, link.pair1)
         }
         if not mismatched:
-            return Standing(tournament, fold, rubbers_of)
+            return Standing(tournament, fold, rubbers_of, places)
         wrong |= mismatched
 
 
@@ -205,119 +217,104 @@ def team_name(pair: Pair) -> str:
 def sync(tournament_id: str) -> Standing | None:
     """Create every rubber the tournament's fold asks for; return where it then stands.
 
-    A match that needs a rubber gets its first one, or the next one once its last is won: the
-    next continues the deal of the one before, and the phones that kept that one keep this one.
-    Two requests syncing at once create one rubber (a unique place in the match)."""
-    tournament = db.session.get(Tournament, tournament_id)
+    In the caller's transaction, which commits it: a match that needs a rubber gets its first
+    one, or the next one once its last is won; the next continues the deal of the one before,
+    and the phones that kept that one keep this one. A write that read the same as another and
+    lost the place to it creates nothing (:func:`_start_rubber`)."""
+    # One sync of a tournament at a time, each seeing what the one before committed: two
+    # quarter-finals won at once in two transactions would each see the other one unfinished,
+    # and neither would start the semi-final they lead to (on SQLite the writers queue anyway).
+    tournament = db.session.execute(
+        sa.select(Tournament)
+        .where(Tournament.id == tournament_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).scalar_one_or_none()
     if tournament is None:
         return None
-    current = standing(tournament)
-    created = False
-    for drawn in current.fold.rounds:
-        for match in drawn.matches:
-            if not match.needs_rubber:
-                continue
-            rows = current.rubbers.get((match.round, match.table), [])
-            if rows and not rows[-1].finished:
-                continue
-            created = _start_rubber(current, match, rows[-1] if rows else None) or created
-    return standing(tournament) if created else current
-
-
-def _sync_or_later(tournament_id: str) -> Standing | None:
-    """:func:`sync`, or None when the database refuses it now (busy): the next reader syncs."""
+    token = _SYNCING.set(True)
     try:
-        return sync(tournament_id)
-    except SQLAlchemyError:
-        db.session.rollback()
-        current_app.logger.warning("tournament %s not synced", tournament_id, exc_info=True)
-        return None
+        current = standing(tournament, fresh=True)
+        created = False
+        for drawn in current.fold.rounds:
+            for match in drawn.matches:
+                if not match.needs_rubber:
+                    continue
+                rows = current.rubbers.get((match.round, match.table), [])
+                if rows and not rows[-1].finished:
+                    continue
+                created = _start_rubber(current, match, rows[-1] if rows else None) or created
+    finally:
+        _SYNCING.reset(token)
+    return standing(tournament, fresh=True) if created else current
 
 
-def synced(tournament: Tournament) -> Standing:
-    """Where the tournament stands, once what its fold asks for is created if it can be now."""
-    return _sync_or_later(tournament.id) or standing(tournament)
+_SYNCING: ContextVar[bool] = ContextVar("tournament_syncing", default=False)
+"""True while :func:`sync` runs: the rubbers it creates are its own writes, not a table's."""
 
 
 def _start_rubber(current: Standing, match: tourney.Match, previous: Rubber | None) -> bool:
-    """Create the match's next rubber; False if another request did first."""
+    """Create the match's next rubber, in a savepoint; False if another write did first.
+
+    It takes the place after the last one read (:attr:`Standing.places`): two writes that both
+    read the match needing its rubber try the same place, and the database's unique place lets
+    one have it. The other's savepoint is rolled back, and its own write goes on."""
     tournament = current.tournament
     first, second = match.pairs
     assert second is not None  # a bye needs no rubber
     pairs = (current.pair(first), current.pair(second))
     rubber_id = tokens.new_token()
-    seq = _places_taken(tournament.id, match.round, match.table) + 1
+    seq = current.places.get((match.round, match.table), 0) + 1
     first_dealer = 0
     if previous is not None:  # the deal goes on round
         first_dealer = previous.dealer if previous.dealer is not None else previous.state().dealer
-    # Stored in the rubber's commit: a unique place in the match, which a second request
-    # syncing at once cannot take again.
-    db.session.add(
-        MatchRubber(
-            rubber_id=rubber_id,
-            tournament_id=tournament.id,
-            round=match.round,
-            table=match.table,
-            seq=seq,
-            pair0=first,
-            pair1=second,
-        )
-    )
-    try:
-        rubber, _ = rubbers.create_rubber(
-            teams=(team_name(pairs[0]), team_name(pairs[1])),
-            players=[pairs[0].player0, pairs[1].player0, pairs[0].player1, pairs[1].player1],
-            first_dealer=first_dealer,
-            rules=tournament.rule_set(),
-            previous_id=previous.id if previous is not None else None,
-            group_id=tournament.group_id,
-            edit_key=table_key(rubber_id),
-            tournament_id=tournament.id,
-            rubber_id=rubber_id,
-        )
-    except IntegrityError:
-        db.session.rollback()
-        return False
-    if previous is not None:  # the table's phones go on to the next rubber
-        devices = db.session.scalars(
+    devices = (
+        db.session.scalars(
             sa.select(DeviceRubber.device).where(DeviceRubber.rubber_id == previous.id)
         ).all()
-        for device in devices:
-            rubbers.grant(device, rubber)
+        if previous is not None
+        else []
+    )
+    try:
+        with db.session.begin_nested():
+            db.session.add(
+                MatchRubber(
+                    rubber_id=rubber_id,
+                    tournament_id=tournament.id,
+                    round=match.round,
+                    table=match.table,
+                    seq=seq,
+                    pair0=first,
+                    pair1=second,
+                )
+            )
+            rubber, _ = rubbers.create_rubber(
+                teams=(team_name(pairs[0]), team_name(pairs[1])),
+                players=[pairs[0].player0, pairs[1].player0, pairs[0].player1, pairs[1].player1],
+                first_dealer=first_dealer,
+                rules=tournament.rule_set(),
+                previous_id=previous.id if previous is not None else None,
+                group_id=tournament.group_id,
+                edit_key=table_key(rubber_id),
+                tournament_id=tournament.id,
+                rubber_id=rubber_id,
+                commit=False,
+            )
+            for device in devices:  # the table's phones go on to the next rubber
+                db.session.add(
+                    DeviceRubber(device=device, rubber_id=rubber.id, created_at=rubber.created_at)
+                )
+            db.session.flush()
+    except IntegrityError:
+        return False
     return True
 
 
-def _places_taken(tournament_id: str, round_number: int, table: int) -> int:
-    """The rubbers ever started at this match's place, its pairs' or not."""
-    return int(
-        db.session.execute(
-            sa.select(sa.func.count())
-            .select_from(MatchRubber)
-            .where(
-                MatchRubber.tournament_id == tournament_id,
-                MatchRubber.round == round_number,
-                MatchRubber.table == table,
-            )
-        ).scalar_one()
-    )
-
-
 def written(rubber_id: str, *, tournament_id: str) -> None:
-    """A write of one of the tournament's rubbers: once it is committed, sync the tournament."""
-    if not has_request_context() or g.get("tournaments_syncing"):
-        return  # the next reader syncs it; or this is the sync's own write
-    pending: set[str] | None = g.get("tournaments_to_sync")
-    if pending is None:
-        pending = g.tournaments_to_sync = set()
-
-        @after_this_request
-        def sync_written(response: Response) -> Response:
-            g.tournaments_syncing = True
-            for found in sorted(g.pop("tournaments_to_sync", ())):
-                _sync_or_later(found)  # the write is kept either way
-            return response
-
-    pending.add(tournament_id)
+    """A write of one of the tournament's rubbers, before its commit: sync in its transaction."""
+    if _SYNCING.get():
+        return  # the sync's own rubber
+    sync(tournament_id)
 
 
 rubbers.tournament_rubber_written.connect(written)

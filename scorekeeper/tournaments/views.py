@@ -118,9 +118,7 @@ def tournament(tournament_id: str) -> Any:
     if answer is None:
         page = _render(store.GRANTS.or_404(tournament_id), False, etag)
         answer = page_cache.Answer(page.encode(), seen.state[0], etag, _validators(etag))
-        again = store.fingerprint(tournament_id)
-        if again is not None and again.state == seen.state:  # its sync started no rubber
-            PAGES.put(key, answer)
+        PAGES.put(key, answer)
     # accept_encodings is typed as a list of (value, quality) pairs, but `in` takes a value.
     return answer.response(gzip_ok="gzip" in request.accept_encodings)  # type: ignore[comparison-overlap]
 
@@ -133,7 +131,7 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
     """The page: the round in play with each table's cross, the rounds, standings, bracket.
 
     ``etag`` is the page's own, which it follows the tournament with (app.js, every 5 s)."""
-    standing = store.synced(found)
+    standing = store.standing(found)
     tables: dict[str, dict[str, Any]] = {}
     if organizer:  # each table's rubber in play: its link and QR code for the table's phone
         for rows in standing.rubbers.values():

@@ -1,8 +1,8 @@
 """What the organizer writes: the next Swiss round, a walkover, a pair withdrawing.
 
 Each is checked against the engine's fold first (``TournamentError``), written over the version
-read (a stale read raises SQLAlchemy's ``StaleDataError``), then synced: the rubbers it asks for
-are created at once."""
+read (a stale read raises SQLAlchemy's ``StaleDataError``), and the rubbers it asks for are
+created in the same transaction."""
 
 from __future__ import annotations
 
@@ -17,9 +17,13 @@ Write = Callable[[], store.Standing]
 
 
 def _synced(tournament: Tournament) -> store.Standing:
+    """The write, and the rubbers it asks for, in one commit; where the tournament then stands."""
     tournament.updated_at = utcnow()
+    db.session.flush()
+    standing = store.sync(tournament.id)
     db.session.commit()
-    return store.synced(tournament)
+    assert standing is not None
+    return standing
 
 
 def draw_round(tournament: Tournament) -> store.Standing:

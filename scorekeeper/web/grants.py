@@ -100,13 +100,18 @@ class Granted(Generic[RowT]):
         dated = {"created_at": found.created_at} if self.dated else {}
         return self.grants(device=device, **{self.owner: found.id}, **dated)
 
-    def create(self, row: RowT, device: str | None) -> None:
-        """Store a new row, granted to the device that started it, if any, in one commit."""
+    def create(self, row: RowT, device: str | None, *, commit: bool = True) -> None:
+        """Store a new row, granted to the device that started it, if any, in one commit.
+
+        ``commit=False`` leaves it in the caller's transaction (flushed)."""
         db.session.add(row)
         db.session.flush()  # the grant points at the row
         if device:
             db.session.add(self._grant_of(device, row))
-        db.session.commit()
+        if commit:
+            db.session.commit()
+        else:
+            db.session.flush()
 
     def grant(self, device: str, row: RowT) -> None:
         """Remember that this device may change the row (it holds the edit link)."""

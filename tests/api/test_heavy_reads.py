@@ -137,9 +137,9 @@ def folds(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     folded: list[str] = []
     fold = store.standing
 
-    def counted(tournament: Any) -> Any:
+    def counted(tournament: Any, **how: Any) -> Any:
         folded.append(tournament.id)
-        return fold(tournament)
+        return fold(tournament, **how)
 
     monkeypatch.setattr(store, "standing", counted)
     return folded

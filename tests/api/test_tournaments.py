@@ -254,23 +254,67 @@ def test_a_tournament_in_a_group_needs_the_groups_key(client: FlaskClient) -> No
     assert {player["name"] for player in stats["players"]} >= {"Ana 1", "Bruno 1", "Ana 4"}
 
 
-def test_a_hand_is_kept_when_its_tournament_cannot_follow_at_once(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+def test_a_rubber_won_and_the_next_one_are_one_write(
+    app: Any, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """The hand that ends a rubber starts the match's next one in the same transaction.
+
+    When the tournament cannot follow, the hand is not kept either (409, nothing stored), and
+    the table's phone sends it again (issue 42, item 2)."""
     from sqlalchemy.exc import OperationalError
 
     from scorekeeper.tournaments import store
 
     tournament = create(client, format="round_robin", pairs=pairs(4), best_of=3)
     match = matches(tournament, 1)[0]
+    rubber = match["rubbers"][0]
     synced = store.sync
 
     def busy(tournament_id: str) -> Any:
         raise OperationalError("sync", {}, Exception("database is locked"))
 
     monkeypatch.setattr(store, "sync", busy)
-    win_rubber(client, tournament, match["rubbers"][0], 0)  # 201: the hand is kept
+    refused = client.post(f"/api/v1/rubbers/{rubber}/hands", json=BANDEIRA, headers=key(tournament))
+    assert refused.status_code in (409, 503), refused.get_json()
+    assert client.get(f"/api/v1/rubbers/{rubber}").get_json()["games"] == [0, 0]
     monkeypatch.setattr(store, "sync", synced)
-    current = state(client, tournament)  # the next reader starts the match's next rubber
-    (match,) = [m for m in matches(current, 1) if m["table"] == match["table"]]
+    win_rubber(client, tournament, rubber, 0)
+    (match,) = [m for m in matches(state(client, tournament), 1) if m["table"] == match["table"]]
     assert match["wins"] == [1, 0] and len(match["rubbers"]) == 2
+
+
+def test_reading_a_tournament_writes_nothing(app: Any, client: FlaskClient) -> None:
+    """A follower's read never creates a rubber, even where the fold asks for one.
+
+    (A rubber lost to a crash, as an earlier version could lose one.) Only a write does
+    (issue 42, item 2)."""
+    import sqlalchemy as sa
+
+    from scorekeeper.extensions import db
+    from scorekeeper.tournaments.models import MatchRubber
+
+    tournament = create(client, format="knockout", pairs=pairs(4))
+    with app.app_context():
+        db.session.execute(
+            sa.delete(MatchRubber).where(
+                MatchRubber.tournament_id == tournament["id"], MatchRubber.table == 2
+            )
+        )
+        db.session.commit()
+
+        def places() -> int:
+            return len(
+                db.session.scalars(
+                    sa.select(MatchRubber.rubber_id).where(
+                        MatchRubber.tournament_id == tournament["id"]
+                    )
+                ).all()
+            )
+
+        assert places() == 1
+        for address in ("", "/tv", "/print", "/bracket.svg"):
+            assert client.get(f"/t/{tournament['id']}{address}").status_code == 200, address
+        assert state(client, tournament)["rounds"][0]["matches"][1]["rubbers"] == []
+        db.session.remove()
+        assert places() == 1
+        db.session.remove()
