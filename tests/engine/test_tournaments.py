@@ -395,10 +395,54 @@ def test_walkover_and_bye_count_as_wins_without_games() -> None:
         False,
     )
     lines = {line.pair: line for line in tournament.standings}
-    # Byes are drawn with every round at the start, and count at once (3's is in round 2).
+    # Round 1 is decided, so round 2 is current: its bye (3's) counts, round 3's (2's) not yet.
+    assert tournament.current_round == 2
     assert (lines[3].played, lines[3].won, lines[3].games_won, lines[3].games_lost) == (2, 2, 0, 0)
-    assert (lines[2].played, lines[2].won, lines[2].lost) == (2, 1, 1)
+    assert (lines[2].played, lines[2].won, lines[2].lost) == (1, 0, 1)
     assert (lines[1].played, lines[1].won, lines[1].games_won) == (1, 1, 0)
+
+
+def test_a_round_robin_bye_counts_only_from_when_its_round_is_current() -> None:
+    settings_ = Settings("round_robin", 5)
+    tournament = fold(settings_)
+    assert tournament.current_round == 1
+    resting = [drawn.matches[-1].pairs[0] for drawn in tournament.rounds]
+    assert sorted(resting) == [1, 2, 3, 4, 5]  # each pair rests once
+    # Before a single hand only round 1's rest counts: not every pair played 1, won 1.
+    lines = {line.pair: (line.played, line.won, line.lost) for line in tournament.standings}
+    assert lines == {pair: (1, 1, 0) if pair == resting[0] else (0, 0, 0) for pair in lines}
+    results: Results = {}
+    for number in range(1, 6):
+        tournament = fold(settings_, results=results)
+        assert tournament.current_round == number
+        # Rounds before ``number`` are played: each pair's matches there, and its rest once
+        # its round has come.
+        for line in tournament.standings:
+            rested = resting.index(line.pair) + 1 <= number
+            met = sum(
+                line.pair in match.pairs and not match.is_bye
+                for drawn in tournament.rounds[: number - 1]
+                for match in drawn.matches
+            )
+            assert line.played == met + rested, (number, line)
+        for match in tournament.rounds[number - 1].matches:
+            if match.needs_rubber:
+                results[(number, match.table)] = won_by(0)
+    tournament = fold(settings_, results=results)
+    assert tournament.current_round is None and tournament.finished
+    assert all(line.played == 5 for line in tournament.standings)  # 4 matches and the rest
+
+
+def test_the_current_round_is_the_lowest_with_an_undecided_match() -> None:
+    settings_ = Settings("round_robin", 4)
+    assert fold(settings_).current_round == 1
+    # Round 2 played first: round 1 stays current while a match of it is undecided.
+    results: Results = {(2, 1): won_by(0), (2, 2): won_by(0), (1, 1): won_by(0)}
+    assert fold(settings_, results=results).current_round == 1
+    results[(1, 2)] = won_by(1)
+    assert fold(settings_, results=results).current_round == 3
+    assert fold(Settings("swiss", 4)).current_round is None  # nothing drawn yet
+    assert fold(Settings("knockout", 3)).current_round == 1
 
 
 def test_check_walkover_refusals() -> None:

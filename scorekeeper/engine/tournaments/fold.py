@@ -27,6 +27,15 @@ class Tournament:
     groups: tuple[tuple[int, ...], ...] = field(default=())
     """In a round robin in groups, each group's pairs (A first)."""
 
+    @property
+    def current_round(self) -> int | None:
+        """Return the lowest round with a match undecided; None while none is (API.md).
+
+        >>> fold(Settings("round_robin", 4)).current_round, fold(Settings("swiss", 4)).current_round
+        (1, None)
+        """
+        return _current_round(self.rounds)
+
     def match(self, round: int, table: int) -> Match:
         """Return the match at ``table`` of ``round``; raise TournamentError("no_such_match").
 
@@ -192,7 +201,7 @@ def fold(
     if settings.groups is not None:
         return _groups(settings, settler, out)
     rounds = _round_robin_rounds([tuple(everyone)], settler, "round_robin")
-    standings = table_standings(everyone, _matches(rounds), buchholz=False)
+    standings = table_standings(everyone, _due(rounds), buchholz=False)
     finished = all(match.decided for match in _matches(rounds))
     return Tournament(
         settings, tuple(rounds), standings, finished, _alone_first(standings, finished), out
@@ -201,6 +210,27 @@ def fold(
 
 def _matches(rounds: Sequence[Round]) -> list[Match]:
     return [match for drawn in rounds for match in drawn.matches]
+
+
+def _current_round(rounds: Sequence[Round]) -> int | None:
+    for drawn in rounds:
+        if not all(match.decided for match in drawn.matches):
+            return drawn.number
+    return None
+
+
+def _due(rounds: Sequence[Round]) -> list[Match]:
+    """Return the matches the standings count: a round robin's rest only once its round is current.
+
+    Every round of a round robin is drawn at the start, its byes decided with it; counting them
+    all would credit each pair with a rest not yet taken (RULES.md, "Tournaments").
+    """
+    current = _current_round(rounds)
+    return [
+        match
+        for match in _matches(rounds)
+        if not match.is_bye or current is None or match.round <= current
+    ]
 
 
 def _alone_first(standings: Sequence[Standing], finished: bool) -> int | None:
@@ -267,7 +297,7 @@ def _groups(settings: Settings, settler: _Settler, out: frozenset[int]) -> Tourn
     standings: list[Standing] = []
     for index, members in enumerate(groups):
         letter = group_name(index)
-        played = [match for match in _matches(rounds) if match.group == letter]
+        played = [match for match in _due(rounds) if match.group == letter]
         standings.extend(table_standings(members, played, buchholz=False, group=letter))
     final: int | None = None
     knockout: tuple[Standing, ...] = ()
