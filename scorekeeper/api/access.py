@@ -52,7 +52,10 @@ def _tournament_key(found: Rubber, key: str) -> bool:
     if found.tournament_id is None:
         return False
     tournament = tournament_store.GRANTS.get(found.tournament_id)
-    return tournament is not None and tournament_store.key_matches(tournament, key)
+    if tournament is None or not tournament_store.key_matches(tournament, key):
+        return False
+    tournament_store.organizer_key_given(tournament.id)
+    return True
 
 
 def group(group_id: str, field: str | None = None) -> Group:

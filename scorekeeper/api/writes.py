@@ -63,7 +63,8 @@ class Answering:
             )
         except Conflict as conflict:
             field = CONFLICT_FIELDS.get(conflict.code)
-            raise ApiError(409, self.conflict(conflict.code), field, conflict.code) from None
+            message = conflict.message or self.conflict(conflict.code)
+            raise ApiError(409, message, field, conflict.code) from None
         except self.refused as error:
             raise self.refusal(error) from None
         except LookupError as error:

@@ -212,7 +212,7 @@ def _record_melar(
     except engine.ScoringError as error:
         return wording.engine_error(error)
     except store.Conflict as conflict:
-        flash(wording.conflict(conflict.code), "conflict")
+        flash(conflict.message or wording.conflict(conflict.code), "conflict")
         return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
     if recorded.result is not None:
         flash(wording.hand_summary(recorded.result, recorded.teams), "hand")

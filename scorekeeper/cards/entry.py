@@ -415,7 +415,7 @@ def save(rubber: Rubber, state: engine.RubberState) -> Any:
         return _replay_page(rubber, state, form, step, 422)
     except store.Conflict as conflict:
         if conflict.code != "stale":
-            flash(wording.conflict(conflict.code), "conflict")
+            flash(conflict.message or wording.conflict(conflict.code), "conflict")
             return redirect(url_for("rubbers.rubber", rubber_id=rubber.id))
         # Someone recorded a hand meanwhile: keep the tricks, and let the person check them
         # against the new hand's leader before recording them.

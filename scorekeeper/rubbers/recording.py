@@ -337,7 +337,11 @@ def _write(  # noqa: PLR0913  the hand's fast path: no object to build on it
                 result=result,
             )
         if row.tournament_id is not None:  # its match may be won: the tournament follows
-            store.tournament_rubber_written.send(rubber_id, tournament_id=row.tournament_id)
+            store.tournament_rubber_written.send(
+                rubber_id,
+                tournament_id=row.tournament_id,
+                before=(before.games, before.winner if before.finished else None),
+            )
         response = answer() if answer is not None else None
         if key is not None:
             connection.execute(

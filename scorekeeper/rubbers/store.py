@@ -83,7 +83,8 @@ hand sends ``recording.hand_recorded`` instead."""
 
 tournament_rubber_written = signals.signal("tournament-rubber-written")
 """Sent inside every write of a rubber that is a tournament's match, with the rubber's id as
-sender and ``tournament_id``, before it is committed. The tournaments subscribe to it: a match
+sender, ``tournament_id`` and ``before`` (its games and winner before the write; None for a new
+rubber), before it is committed. The tournaments subscribe to it: a match
 won draws what follows it (the match's next rubber, the bracket's next match) in the same
 transaction."""
 
@@ -99,7 +100,8 @@ def refresh(rubber: Rubber, state: engine.RubberState) -> None:
     if rubber.group_id is not None:  # the group's totals follow in the same transaction
         rubber_written.send(rubber, state=state, counted=counted)
     if rubber.tournament_id is not None:
-        tournament_rubber_written.send(rubber.id, tournament_id=rubber.tournament_id)
+        before = (counted[2], counted[1] if counted[0] else None) if counted else None
+        tournament_rubber_written.send(rubber.id, tournament_id=rubber.tournament_id, before=before)
 
 
 def _result(rubber: Rubber) -> tuple[bool, int | None, tuple[int, int], str | None]:

@@ -291,7 +291,7 @@ def record_hand(rubber_id: str) -> Any:
         form.points.errors = [*form.points.errors, wording.engine_error(error)]
         return _refused(rubber_or_404(rubber_id), form)
     except store.Conflict as conflict:
-        return _conflict(rubber_id, form, conflict.code)
+        return _conflict(rubber_id, form, conflict)
     if recorded.repeated:  # a double tap, or a second copy of the page: one hand, said so
         flash(_("That hand was already recorded: here is the score."), "conflict")
     elif recorded.result is not None:
@@ -301,12 +301,12 @@ def record_hand(rubber_id: str) -> Any:
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 
-def _conflict(rubber_id: str, form: HandForm, code: str) -> Response:
+def _conflict(rubber_id: str, form: HandForm, conflict: store.Conflict) -> Response:
     """Back to the rubber, saying why: a hand refused as stale is kept and offered again."""
-    if code == "stale":  # said, kept and offered again by the page (offers.py)
+    if conflict.code == "stale":  # said, kept and offered again by the page (offers.py)
         offers.keep(rubber_id, form)
     else:
-        flash(wording.conflict(code), "conflict")
+        flash(conflict.message or wording.conflict(conflict.code), "conflict")
     return redirect(url_for(".rubber", rubber_id=rubber_id))
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
-from flask import current_app
+from flask import current_app, g, has_request_context
 from sqlalchemy.exc import IntegrityError
 
 from scorekeeper import engine
@@ -28,9 +28,12 @@ from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.rubbers import store as rubbers
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
+from scorekeeper.tournaments import wording
 from scorekeeper.tournaments.models import DeviceTournament, MatchRubber, Pair, Tournament
 from scorekeeper.web import grants, tokens
 from scorekeeper.web.columns import NAME_LENGTH
+from scorekeeper.web.device import current_device
+from scorekeeper.web.writes import Conflict
 
 GRANTS: grants.Granted[Tournament] = grants.Granted(
     Tournament, DeviceTournament, "tournament_id", dated=False
@@ -117,15 +120,22 @@ def _listed(pairings: Sequence[tuple[int, int | None]]) -> list[list[int | None]
 
 
 def _fold(
-    tournament: Tournament, rubbers_of: dict[tuple[int, int], list[Rubber]]
+    tournament: Tournament,
+    rubbers_of: dict[tuple[int, int], list[Rubber]],
+    instead: dict[str, tourney.RubberResult] | None = None,
 ) -> tourney.Tournament:
+    """The engine's fold; ``instead`` gives some rubbers another result (as before a write)."""
+    instead = instead or {}
     results = {
-        match: tourney.MatchResult(rubbers=tuple(_result(rubber) for rubber in rows))
+        match: tourney.MatchResult(
+            rubbers=tuple(instead.get(rubber.id) or _result(rubber) for rubber in rows)
+        )
         for match, rows in rubbers_of.items()
     }
     for round_number, table, winner in tournament.walkovers:
-        found = results.get((round_number, table), tourney.MatchResult())
-        results[round_number, table] = tourney.MatchResult(found.rubbers, walkover=winner)
+        # A walkover is given while no rubber of the match is finished: the rubber in play is
+        # closed by it, and counts for nothing.
+        results[round_number, table] = tourney.MatchResult((), walkover=winner)
     swiss = [_pairings(drawn) for drawn in tournament.swiss_rounds]
     return tourney.fold(
         tournament.settings(),
@@ -224,12 +234,7 @@ def sync(tournament_id: str) -> Standing | None:
     # One sync of a tournament at a time, each seeing what the one before committed: two
     # quarter-finals won at once in two transactions would each see the other one unfinished,
     # and neither would start the semi-final they lead to (on SQLite the writers queue anyway).
-    tournament = db.session.execute(
-        sa.select(Tournament)
-        .where(Tournament.id == tournament_id)
-        .with_for_update()
-        .execution_options(populate_existing=True)
-    ).scalar_one_or_none()
+    tournament = _locked(tournament_id)
     if tournament is None:
         return None
     token = _SYNCING.set(True)
@@ -247,6 +252,16 @@ def sync(tournament_id: str) -> Standing | None:
     finally:
         _SYNCING.reset(token)
     return standing(tournament, fresh=True) if created else current
+
+
+def _locked(tournament_id: str) -> Tournament | None:
+    """The tournament's row, read afresh and locked until the transaction ends (PostgreSQL)."""
+    return db.session.execute(
+        sa.select(Tournament)
+        .where(Tournament.id == tournament_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    ).scalar_one_or_none()
 
 
 _SYNCING: ContextVar[bool] = ContextVar("tournament_syncing", default=False)
@@ -310,11 +325,89 @@ def _start_rubber(current: Standing, match: tourney.Match, previous: Rubber | No
     return True
 
 
-def written(rubber_id: str, *, tournament_id: str) -> None:
-    """A write of one of the tournament's rubbers, before its commit: sync in its transaction."""
+def written(
+    rubber_id: str,
+    *,
+    tournament_id: str,
+    before: tuple[tuple[int, int], int | None] | None = None,
+) -> None:
+    """A write of one of the tournament's rubbers, before its commit: checked, then synced.
+
+    A decided match is final for the tables (API.md): a write to one of its rubbers is refused
+    (``match_decided``, :class:`~scorekeeper.web.writes.Conflict`) unless it comes with the
+    tournament's key, and even then once a later match depends on its result
+    (``result_used``); the write is rolled back whole."""
     if _SYNCING.get():
         return  # the sync's own rubber
+    if before is not None:
+        _check_correction(rubber_id, tournament_id, tourney.RubberResult(*before))
     sync(tournament_id)
+
+
+def organizer_key_given(tournament_id: str) -> None:
+    """Note that the request carries the tournament's own key: its writes are the organizer's."""
+    g.tournament_organizer = tournament_id
+
+
+def _is_organizer(tournament: Tournament) -> bool:
+    if not has_request_context():
+        return False
+    return g.get("tournament_organizer") == tournament.id or GRANTS.can_edit(
+        current_device(), tournament
+    )
+
+
+def _check_correction(rubber_id: str, tournament_id: str, before: tourney.RubberResult) -> None:
+    link = db.session.get(MatchRubber, rubber_id)
+    tournament = _locked(tournament_id)
+    if link is None or tournament is None:
+        return
+    current = standing(tournament, fresh=True)
+    earlier = _fold(tournament, current.rubbers, {rubber_id: before})
+    try:
+        match = earlier.match(link.round, link.table)
+    except tourney.TournamentError:
+        return
+    if match.pairs != (link.pair0, link.pair1) or not match.decided:
+        return  # a rubber that no longer counts there, or a match still in play
+    if match.walkover or not _is_organizer(tournament):
+        raise Conflict("match_decided")
+    later = _depending(earlier, match, _played_places(tournament.id))
+    if later is not None:
+        raise Conflict("result_used", wording.result_used(later))
+
+
+def _depending(
+    fold: tourney.Tournament, match: tourney.Match, played: set[tuple[int, int, int, int]]
+) -> tourney.Match | tourney.Round | None:
+    """What depends on ``match``'s result, if anything.
+
+    A later Swiss round drawn, or a later knockout match of its pairs (of any pairs, for a
+    group's match) with a hand in a rubber started for its pairs (``played``: the round, table
+    and pairs of each rubber that has a hand)."""
+    if fold.settings.format == "swiss":
+        return next((drawn for drawn in fold.rounds if drawn.number > match.round), None)
+    for drawn in fold.rounds:
+        if drawn.number <= match.round:
+            continue
+        for later in drawn.matches:
+            if later.stage not in ("knockout", "third_place") or later.pairs[1] is None:
+                continue
+            if match.stage != "group" and not set(later.pairs) & set(match.pairs):
+                continue
+            if (later.round, later.table, *later.pairs) in played:
+                return later
+    return None
+
+
+def _played_places(tournament_id: str) -> set[tuple[int, int, int, int]]:
+    """The round, table and pairs of each of the tournament's rubbers that has a hand."""
+    rows = db.session.execute(
+        sa.select(MatchRubber.round, MatchRubber.table, MatchRubber.pair0, MatchRubber.pair1)
+        .join(Rubber, Rubber.id == MatchRubber.rubber_id)
+        .where(MatchRubber.tournament_id == tournament_id, Rubber.hand_count > 0)
+    ).all()
+    return {(row[0], row[1], row[2], row[3]) for row in rows}
 
 
 rubbers.tournament_rubber_written.connect(written)

@@ -81,3 +81,19 @@ def fault(error: tourney.TournamentError) -> str:
     if line is not None:
         return _("Line %(line)s: %(sentence)s", line=line, sentence=sentence)
     return sentence
+
+
+def result_used(later: tourney.Match | tourney.Round) -> str:
+    """Why the organizer cannot correct a result: what depends on it, named."""
+    if isinstance(later, tourney.Round):
+        return _(
+            "Round %(round)d was drawn on this result: undraw it (while none of its matches "
+            "has a hand) to correct this one.",
+            round=later.number,
+        )
+    return _(
+        "The match at table %(table)d of round %(round)d is already being played on this "
+        "result: it can no longer be corrected.",
+        table=later.table,
+        round=later.round,
+    )

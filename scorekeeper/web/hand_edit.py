@@ -73,7 +73,7 @@ class HandEdits:
                 refuse(error)
             except Conflict as conflict:
                 if conflict.code not in self.on_form:
-                    flash(self.conflict_words(conflict.code), "conflict")
+                    flash(conflict.message or self.conflict_words(conflict.code), "conflict")
                     return redirect(back)
                 form.action.errors = [*form.action.errors, self.conflict_words(conflict.code)]
             else:

@@ -33,7 +33,7 @@ def undo_last_hand(
                 "conflict",
             )
         else:
-            flash(conflict_words(conflict.code), "conflict")
+            flash(conflict.message or conflict_words(conflict.code), "conflict")
     else:
         flash(_("The last hand was undone."), "hand")
     return redirect(page)

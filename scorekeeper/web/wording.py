@@ -113,6 +113,12 @@ def conflict(code: str) -> str:
             "undo that hand first."
         ),
         "busy": _("The rubber is busy: try again."),
+        "match_decided": _(
+            "This rubber's match is decided: only the tournament's organizer can correct it."
+        ),
+        "result_used": _(
+            "A later match already depends on this result: it can no longer be corrected."
+        ),
         "finished": _("This rubber is already won: no more hands can be added."),
     }.get(code, _("The rubber changed: reload it."))
 

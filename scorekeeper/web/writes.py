@@ -31,8 +31,10 @@ class Conflict(Exception):
     ``code`` is ``stale``, ``key_reused`` or ``busy`` here; a feature adds its own (a bidding
     game's ``ends_early``, ``no_hands``)."""
 
-    def __init__(self, code: str) -> None:
+    def __init__(self, code: str, message: str | None = None) -> None:
         self.code = code
+        self.message = message
+        """The refusal in words where its code alone cannot say it (which match depends)."""
         super().__init__(code)
 
 

@@ -1,0 +1,107 @@
+"""The evening's corrections (API.md, "Tournaments: the evening's corrections and tables").
+
+A decided match is final for the tables; the organizer corrects it with the tournament's key
+while nothing depends on it; a walkover on a match in play closes its rubber (issue 42, items 3
+to 5)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.tournaments import store
+from tests.api.test_tournaments import (
+    BANDEIRA,
+    EN,
+    create,
+    key,
+    matches,
+    pairs,
+    play_round,
+    state,
+    win_rubber,
+)
+
+
+def table_key(app: Flask, rubber_id: str) -> dict[str, str]:
+    """The table's own key, as its link carries it (never the tournament's)."""
+    with app.test_request_context():
+        return {"X-Edit-Key": store.table_key(rubber_id), **EN}
+
+
+def hand(client: FlaskClient, rubber_id: str, body: dict[str, Any], headers: Any) -> Any:
+    return client.post(f"/api/v1/rubbers/{rubber_id}/hands", json=body, headers=headers)
+
+
+def undo(client: FlaskClient, rubber_id: str, headers: Any) -> Any:
+    return client.delete(f"/api/v1/rubbers/{rubber_id}/hands/last", headers=headers)
+
+
+def test_a_walkover_on_a_match_in_play_closes_its_rubber(app: Flask, client: FlaskClient) -> None:
+    tournament = create(client, format="knockout", pairs=pairs(4))
+    match = matches(tournament, 1)[0]
+    rubber = match["rubbers"][0]
+    assert hand(client, rubber, {"points": [70, 50]}, table_key(app, rubber)).status_code == 201
+    loser, winner = match["pairs"]
+    address = f"/api/v1/tournaments/{tournament['id']}/rounds/1/matches/{match['table']}/walkover"
+    given = client.post(address, json={"winner": winner}, headers=key(tournament))
+    assert given.status_code == 200, given.get_json()
+    for headers in (table_key(app, rubber), key(tournament)):
+        refused = hand(client, rubber, BANDEIRA, headers)
+        assert refused.status_code == 409, refused.get_json()
+        assert refused.get_json()["code"] == "match_decided"
+    (after,) = [m for m in matches(state(client, tournament), 1) if m["table"] == match["table"]]
+    assert after["winner"] == winner != loser and after["walkover"] is True
+    assert after["wins"] == [0, 0] and after["rubbers"] == [rubber]  # the rubber counts nothing
+    rubber_state = client.get(f"/api/v1/rubbers/{rubber}").get_json()
+    assert rubber_state["games"] == [1, 0]  # the hand before the walkover, nothing after
+
+
+def test_a_tables_key_cannot_reopen_a_finished_tournament(app: Flask, client: FlaskClient) -> None:
+    tournament = create(client, format="knockout", pairs=pairs(4))
+    play_round(client, tournament, 1)
+    current = play_round(client, tournament, 2)
+    assert current["finished"]
+    semi = matches(current, 1)[0]["rubbers"][-1]
+    refused = undo(client, semi, table_key(app, semi))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "match_decided"
+    used = undo(client, semi, key(tournament))
+    assert used.status_code == 409 and used.get_json()["code"] == "result_used"
+    assert "round 2" in used.get_json()["error"]
+    after = state(client, tournament)
+    assert after["finished"] and after["winner"] == current["winner"]
+    assert len(matches(after, 2)) == 1
+
+
+def test_the_organizer_corrects_a_decided_match_while_nothing_depends_on_it(
+    app: Flask, client: FlaskClient
+) -> None:
+    tournament = create(client, format="knockout", pairs=pairs(4))
+    first, second = matches(tournament, 1)
+    win_rubber(client, tournament, first["rubbers"][0], 0)
+    rubber = first["rubbers"][0]
+    refused = undo(client, rubber, table_key(app, rubber))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "match_decided"
+    corrected = undo(client, rubber, key(tournament))
+    assert corrected.status_code == 200, corrected.get_json()
+    (again,) = [m for m in matches(state(client, tournament), 1) if m["table"] == first["table"]]
+    assert again["winner"] is None and again["rubbers"] == [rubber]
+    # The table goes on recording its rubber, now in play again.
+    assert hand(client, rubber, {"points": [70, 50]}, table_key(app, rubber)).status_code == 201
+    assert second["winner"] is None
+
+
+def test_a_swiss_result_a_later_round_was_drawn_on_is_refused_naming_the_round(
+    client: FlaskClient,
+) -> None:
+    tournament = create(client, format="swiss", rounds=2, pairs=pairs(4))
+    play_round(client, tournament, 1)
+    drawn = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=key(tournament))
+    assert drawn.status_code == 201, drawn.get_json()
+    rubber = matches(drawn.get_json(), 1)[0]["rubbers"][-1]
+    used = undo(client, rubber, key(tournament))
+    assert used.status_code == 409 and used.get_json()["code"] == "result_used"
+    assert "Round 2" in used.get_json()["error"]
+    assert client.get(f"/api/v1/rubbers/{rubber}").get_json()["finished"] is True
