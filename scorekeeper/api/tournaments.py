@@ -59,6 +59,12 @@ STATUSES = {
     "match_played": 409,
     "bye_match": 409,
     "withdrawn": 409,
+    "not_last_round": 409,
+    "round_played": 409,
+    "no_walkover": 409,
+    "not_withdrawn": 409,
+    "result_used": 409,
+    "not_in_play": 409,
 }
 """The status of each refusal of the engine that is not 422 (a value refused)."""
 
@@ -212,6 +218,36 @@ def withdraw(tournament_id: str, pair: int) -> tuple[Response, int]:
     """A pair withdraws: each of its matches still to play becomes a walkover."""
     tournament = _editable(tournament_id)
     return _state(_written(lambda: writes.withdraw(tournament, pair)))
+
+
+@bp.operation("DELETE /tournaments/<tournament_id>/rounds/<int:round_number>", "undrawRound")
+@bp.takes(None, security=EDIT_KEY)
+@bp.answers(200, "The tournament with its last round undrawn.", TournamentState, WRITE_REFUSED)
+def undraw_round(tournament_id: str, round_number: int) -> tuple[Response, int]:
+    """Undraw the last Swiss round while none of its matches has a hand, to correct before it."""
+    tournament = _editable(tournament_id)
+    return _state(_written(lambda: writes.undraw_round(tournament, round_number)))
+
+
+@bp.operation(
+    "DELETE /tournaments/<tournament_id>/rounds/<int:round_number>/matches/<int:table>/walkover",
+    "undoWalkover",
+)
+@bp.takes(None, security=EDIT_KEY)
+@bp.answers(200, "The tournament with the walkover undone.", TournamentState, WRITE_REFUSED)
+def undo_walkover(tournament_id: str, round_number: int, table: int) -> tuple[Response, int]:
+    """Undo a walkover while no later match depends on it: the match is in play again."""
+    tournament = _editable(tournament_id)
+    return _state(_written(lambda: writes.undo_walkover(tournament, round_number, table)))
+
+
+@bp.operation("POST /tournaments/<tournament_id>/pairs/<int:pair>/reinstate", "reinstatePair")
+@bp.takes(None, security=EDIT_KEY)
+@bp.answers(200, "The tournament with the pair back.", TournamentState, WRITE_REFUSED)
+def reinstate(tournament_id: str, pair: int) -> tuple[Response, int]:
+    """Undo a withdrawal: the walkovers it made that no later match depends on are undone."""
+    tournament = _editable(tournament_id)
+    return _state(_written(lambda: writes.reinstate(tournament, pair)))
 
 
 def _written(write: writes.Write) -> store.Standing:

@@ -367,9 +367,13 @@ def _check_correction(rubber_id: str, tournament_id: str, before: tourney.Rubber
     try:
         match = earlier.match(link.round, link.table)
     except tourney.TournamentError:
-        return
-    if match.pairs != (link.pair0, link.pair1) or not match.decided:
-        return  # a rubber that no longer counts there, or a match still in play
+        match = None
+    if match is None or match.pairs != (link.pair0, link.pair1):
+        # Its round undrawn, or its match given other pairs by a correction: it counts for
+        # nothing, and a hand on it would be a hand lost.
+        raise Conflict("not_in_play", wording.not_in_play())
+    if not match.decided:
+        return  # a match still in play
     if match.walkover or not _is_organizer(tournament):
         raise Conflict("match_decided")
     later = _depending(earlier, match, _played_places(tournament.id))
@@ -398,6 +402,26 @@ def _depending(
             if (later.round, later.table, *later.pairs) in played:
                 return later
     return None
+
+
+def check_unused(current: Standing, match: tourney.Match) -> None:
+    """Raise TournamentError "result_used" when a later match depends on ``match``'s result."""
+    later = _depending(current.fold, match, _played_places(current.tournament.id))
+    if later is not None:
+        raise tourney.TournamentError("result_used", later, "A later match uses this result.")
+
+
+def check_round_unplayed(current: Standing, round_number: int) -> None:
+    """Raise TournamentError "round_played" when a match of the round has a hand."""
+    played = _played_places(current.tournament.id)
+    for drawn in current.fold.rounds:
+        if drawn.number != round_number:
+            continue
+        for match in drawn.matches:
+            if match.walkover or (match.round, match.table, *match.pairs) in played:
+                raise tourney.TournamentError(
+                    "round_played", round_number, f"Round {round_number} has a hand."
+                )
 
 
 def _played_places(tournament_id: str) -> set[tuple[int, int, int, int]]:

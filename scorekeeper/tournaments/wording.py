@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import cast
 
 from flask_babel import gettext as _
 
@@ -27,8 +28,15 @@ FAULTS: dict[str, Sentence] = {
     "unknown_format": lambda error: _(
         "%(value)s is not a format: knockout, round_robin or swiss.", value=error.value
     ),
-    "bad_rounds": lambda error: _(
-        "Only a Swiss tournament is given its rounds: from 1 to one fewer than its pairs."
+    "bad_rounds": lambda error: (
+        _("Only a Swiss tournament is given a number of rounds; the other formats have their own.")
+        if error.limit is None
+        else _(
+            "A Swiss tournament of %(pairs)s pairs has at most %(high)s rounds (a pair meets "
+            "each other pair once at most), and at least 1.",
+            pairs=error.limit + 1,
+            high=error.limit,
+        )
     ),
     "bad_groups": lambda error: _(
         "These groups do not fit the pairs: each group needs at least two pairs, and fewer "
@@ -50,8 +58,13 @@ FAULTS: dict[str, Sentence] = {
     "not_a_pair": lambda error: _("Pair %(value)s does not play this match.", value=error.value),
     "bye_match": lambda error: _("This pair rests this round: there is no match to give."),
     "no_such_match": lambda error: _("There is no such match in this tournament."),
-    "repeated_player": lambda error: _(
-        "%(value)s is in two pairs: a player plays in one pair only.", value=error.value
+    "repeated_player": lambda error: (
+        _("%(value)s is in two pairs: a player plays in one pair only.", value=error.value)
+        if error.twice is None
+        else _(
+            "%(name)s is named twice in the same pair: a pair is two different players.",
+            name=error.twice,
+        )
     ),
     "pair_of_one": lambda error: (
         _("Pair %(pair)s needs two players.", pair=error.pair)
@@ -59,6 +72,17 @@ FAULTS: dict[str, Sentence] = {
         else _("A pair is two players: %(value)s is not.", value=error.value)
     ),
     "withdrawn": lambda error: _("Pair %(value)s has withdrawn.", value=error.value),
+    "not_last_round": lambda error: _(
+        "Only the last round drawn, round %(value)s, can be undrawn.", value=error.value
+    ),
+    "round_played": lambda error: _(
+        "Round %(value)s has a match with a hand already: it can no longer be undrawn.",
+        value=error.value,
+    ),
+    "no_walkover": lambda error: _("There is no walkover at this match to undo."),
+    "not_withdrawn": lambda error: _("Pair %(value)s has not withdrawn.", value=error.value),
+    "result_used": lambda error: result_used(cast(tourney.Match | tourney.Round, error.value)),
+    "not_in_play": lambda error: not_in_play(),
     "too_many_players": lambda error: _(
         "A pair is two players, not more: %(value)s.", value=error.value
     ),
@@ -96,4 +120,12 @@ def result_used(later: tourney.Match | tourney.Round) -> str:
         "result: it can no longer be corrected.",
         table=later.table,
         round=later.round,
+    )
+
+
+def not_in_play() -> str:
+    """Why a match's rubber takes no more hands: it no longer counts in the tournament."""
+    return _(
+        "This rubber is no longer played in the tournament: its round was undrawn, or its "
+        "match now has other pairs."
     )

@@ -1,4 +1,4 @@
-"""What the organizer writes: the next Swiss round, a walkover, a pair withdrawing.
+"""What the organizer writes: a Swiss round, a walkover, a withdrawal, and each one undone.
 
 Each is checked against the engine's fold first (``TournamentError``), written over the version
 read (a stale read raises SQLAlchemy's ``StaleDataError``), and the rubbers it asks for are
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.tournaments import store
 from scorekeeper.tournaments.models import Tournament
@@ -45,4 +46,44 @@ def withdraw(tournament: Tournament, number: int) -> store.Standing:
     """The pair ``number`` withdraws: its matches still to play become walkovers."""
     store.standing(tournament).fold.check_withdrawal(number)
     tournament.withdrawn = [*tournament.withdrawn, number]
+    return _synced(tournament)
+
+
+def undraw_round(tournament: Tournament, round_number: int) -> store.Standing:
+    """Take back the last Swiss round while none of its matches has a hand or a walkover.
+
+    Its rubbers stay stored, unplayed, and count for nothing: a match drawn again with the same
+    pairs at the same table takes its rubber back, any other starts its own."""
+    current = store.standing(tournament)
+    current.fold.check_undraw(round_number)
+    store.check_round_unplayed(current, round_number)
+    tournament.swiss_rounds = tournament.swiss_rounds[:-1]
+    return _synced(tournament)
+
+
+def undo_walkover(tournament: Tournament, round_number: int, table: int) -> store.Standing:
+    """Take back a walkover while no later match depends on it: the match is in play again."""
+    current = store.standing(tournament)
+    match = current.fold.match(round_number, table)
+    given = [entry for entry in tournament.walkovers if entry[:2] == [round_number, table]]
+    if not given:
+        raise tourney.TournamentError(
+            "no_walkover", (round_number, table), "There is no walkover at this match."
+        )
+    store.check_unused(current, match)
+    tournament.walkovers = [entry for entry in tournament.walkovers if entry not in given]
+    return _synced(tournament)
+
+
+def reinstate(tournament: Tournament, number: int) -> store.Standing:
+    """Take back a withdrawal while no later match depends on the walkovers it gave."""
+    current = store.standing(tournament)
+    current.fold.check_reinstate(number)
+    given = {(entry[0], entry[1]) for entry in tournament.walkovers}
+    for drawn in current.fold.rounds:
+        for match in drawn.matches:
+            made = match.walkover and (match.round, match.table) not in given
+            if made and number in match.pairs:
+                store.check_unused(current, match)
+    tournament.withdrawn = [pair for pair in tournament.withdrawn if pair != number]
     return _synced(tournament)

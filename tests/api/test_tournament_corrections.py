@@ -105,3 +105,71 @@ def test_a_swiss_result_a_later_round_was_drawn_on_is_refused_naming_the_round(
     assert used.status_code == 409 and used.get_json()["code"] == "result_used"
     assert "Round 2" in used.get_json()["error"]
     assert client.get(f"/api/v1/rubbers/{rubber}").get_json()["finished"] is True
+
+
+def test_a_correction_goes_in_once_the_round_that_depends_on_it_is_undrawn(
+    app: Flask, client: FlaskClient
+) -> None:
+    """Issue 42, item 5: refused while round 2 is drawn, done once it is undrawn; drawn again."""
+    tournament = create(client, format="swiss", rounds=3, pairs=pairs(4))
+    base = f"/api/v1/tournaments/{tournament['id']}/rounds"
+    play_round(client, tournament, 1)
+    drawn = client.post(base, headers=key(tournament)).get_json()
+    corrected = matches(drawn, 1)[0]["rubbers"][-1]
+    assert undo(client, corrected, key(tournament)).get_json()["code"] == "result_used"
+    wrong = client.delete(f"{base}/1", headers=key(tournament))
+    assert wrong.status_code == 409 and wrong.get_json()["code"] == "not_last_round"
+    round_two = matches(drawn, 2)[0]["rubbers"][0]
+    undrawn = client.delete(f"{base}/2", headers=key(tournament))
+    assert undrawn.status_code == 200, undrawn.get_json()
+    assert [drawn["number"] for drawn in undrawn.get_json()["rounds"]] == [1]
+    stale = hand(client, round_two, BANDEIRA, table_key(app, round_two))
+    assert stale.status_code == 409 and stale.get_json()["code"] == "not_in_play"
+    assert undo(client, corrected, key(tournament)).status_code == 200
+    win_rubber(client, tournament, corrected, 1)  # the other pair wins it after all
+    again = client.post(base, headers=key(tournament))
+    assert again.status_code == 201, again.get_json()
+    played = matches(again.get_json(), 2)[0]["rubbers"][0]
+    assert hand(client, played, {"points": [70, 50]}, table_key(app, played)).status_code == 201
+    refused = client.delete(f"{base}/2", headers=key(tournament))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "round_played"
+
+
+def test_a_walkover_is_undone_while_nothing_depends_on_it(app: Flask, client: FlaskClient) -> None:
+    tournament = create(client, format="knockout", pairs=pairs(4))
+    first, second = matches(tournament, 1)
+    address = f"/api/v1/tournaments/{tournament['id']}/rounds/1/matches/{first['table']}/walkover"
+    none = client.delete(address, headers=key(tournament))
+    assert none.status_code == 409 and none.get_json()["code"] == "no_walkover"
+    client.post(address, json={"winner": first["pairs"][0]}, headers=key(tournament))
+    undone = client.delete(address, headers=key(tournament))
+    assert undone.status_code == 200, undone.get_json()
+    (again,) = [m for m in matches(undone.get_json(), 1) if m["table"] == first["table"]]
+    assert again["winner"] is None and not again["walkover"]
+    rubber = again["rubbers"][-1]
+    assert hand(client, rubber, {"points": [70, 50]}, table_key(app, rubber)).status_code == 201
+    # Given again, then the final played on it: undoing it now is refused.
+    client.post(address, json={"winner": first["pairs"][0]}, headers=key(tournament))
+    win_rubber(client, tournament, second["rubbers"][0], 0)
+    (final,) = matches(state(client, tournament), 2)
+    assert (
+        hand(client, final["rubbers"][0], {"points": [70, 50]}, key(tournament)).status_code == 201
+    )
+    used = client.delete(address, headers=key(tournament))
+    assert used.status_code == 409 and used.get_json()["code"] == "result_used"
+
+
+def test_a_withdrawal_is_undone(app: Flask, client: FlaskClient) -> None:
+    tournament = create(client, format="round_robin", pairs=pairs(4))
+    base = f"/api/v1/tournaments/{tournament['id']}/pairs/2"
+    not_yet = client.post(f"{base}/reinstate", headers=key(tournament))
+    assert not_yet.status_code == 409 and not_yet.get_json()["code"] == "not_withdrawn"
+    withdrawn = client.post(f"{base}/withdraw", headers=key(tournament)).get_json()
+    theirs = [m for m in matches(withdrawn, 1) if 2 in m["pairs"]]
+    assert theirs and all(m["walkover"] for m in theirs)
+    back = client.post(f"{base}/reinstate", headers=key(tournament))
+    assert back.status_code == 200, back.get_json()
+    (match,) = [m for m in matches(back.get_json(), 1) if 2 in m["pairs"]]
+    assert not match["walkover"] and match["winner"] is None
+    rubber = match["rubbers"][-1]
+    assert hand(client, rubber, {"points": [70, 50]}, table_key(app, rubber)).status_code == 201

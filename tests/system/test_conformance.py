@@ -63,6 +63,13 @@ BEYOND_THE_SCHEMA = {
     "match_played": "a walkover on a match a rubber of which is finished",
     "bye_match": "a walkover on a bye",
     "withdrawn": "a pair that has withdrawn already",
+    "not_last_round": "a round undrawn that is not the last drawn",
+    "round_played": "a round undrawn that has a hand or a walkover",
+    "no_walkover": "a walkover undone where none was given",
+    "not_withdrawn": "a pair reinstated that has not withdrawn",
+    "result_used": "a correction a later match depends on",
+    "match_decided": "a table's write to a rubber whose match is decided",
+    "not_in_play": "a write to a match's rubber that no longer counts (its round undrawn)",
     "busy": "the analyses' queue is full",
     "too_many_analyses": "this address has analyses waiting already",
     # A rule across fields or requests, which JSON Schema cannot state.

@@ -130,6 +130,44 @@ class Tournament:
         if match.decided or match.wins != (0, 0):
             raise TournamentError("match_played", winner, "A rubber of this match is finished.")
 
+    def check_undraw(self, round: int) -> None:
+        """Raise TournamentError when ``round`` cannot be undrawn: only a Swiss's last round.
+
+        "rounds_draw_themselves" or "not_last_round". Whether its matches have a hand is the
+        store's to say (a hand may give no game).
+
+        >>> fold(Settings("swiss", 4), swiss_rounds=[[(1, 3), (2, 4)]]).check_undraw(1)
+        >>> fold(Settings("swiss", 4), swiss_rounds=[[(1, 3), (2, 4)]]).check_undraw(2)
+        Traceback (most recent call last):
+        ...
+        scorekeeper.engine.tournaments.settings.TournamentError: Only the last round drawn, round 1, can be undrawn.
+        """
+        if self.settings.format != "swiss":
+            raise TournamentError(
+                "rounds_draw_themselves",
+                self.settings.format,
+                "This tournament's rounds draw themselves.",
+            )
+        if not self.rounds or round != self.rounds[-1].number:
+            last = self.rounds[-1].number if self.rounds else 0
+            raise TournamentError(
+                "not_last_round",
+                last,
+                f"Only the last round drawn, round {last}, can be undrawn.",
+            )
+
+    def check_reinstate(self, pair: int) -> None:
+        """Raise TournamentError "not_withdrawn" unless ``pair`` has withdrawn.
+
+        >>> fold(Settings("round_robin", 4), withdrawn=[2]).check_reinstate(2)
+        >>> fold(Settings("round_robin", 4)).check_reinstate(2)
+        Traceback (most recent call last):
+        ...
+        scorekeeper.engine.tournaments.settings.TournamentError: Pair 2 has not withdrawn.
+        """
+        if pair not in self.withdrawn:
+            raise TournamentError("not_withdrawn", pair, f"Pair {pair} has not withdrawn.")
+
     def check_withdrawal(self, pair: int) -> None:
         """Raise TournamentError when ``pair`` cannot withdraw: "not_a_pair" or "withdrawn".
 

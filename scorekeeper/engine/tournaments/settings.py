@@ -30,6 +30,12 @@ ERROR_CODES = (
     "too_many_players",
     "control_characters",
     "long_name",
+    "not_last_round",
+    "round_played",
+    "no_walkover",
+    "not_withdrawn",
+    "result_used",
+    "not_in_play",
 )
 """Every ``code`` a :class:`TournamentError` may carry."""
 
@@ -38,7 +44,9 @@ class TournamentError(ValueError):
     """A refusal: ``code`` says which (one of ERROR_CODES), ``value`` what was wrong.
 
     ``line`` is the 1-based line of a pasted list of pairs, ``pair`` the 1-based index of a
-    pair in a list, when the error is about one.
+    pair in a list, when the error is about one. ``limit`` is the most a number may be, when it
+    is refused for being out of its range (Swiss ``rounds``); ``twice`` the player named twice
+    in one pair, when a ``repeated_player`` is that rather than a player in two pairs.
 
     >>> error = TournamentError("too_few_pairs", 2, "A tournament needs at least 3 pairs.")
     >>> error.code, error.value, str(error)
@@ -47,7 +55,7 @@ class TournamentError(ValueError):
 
     code: str
 
-    def __init__(
+    def __init__(  # noqa: PLR0913  what a refusal is about, each keyword-only and optional
         self,
         code: str,
         value: object,
@@ -55,11 +63,15 @@ class TournamentError(ValueError):
         *,
         line: int | None = None,
         pair: int | None = None,
+        limit: int | None = None,
+        twice: str | None = None,
     ) -> None:
         self.code = code
         self.value = value
         self.line = line
         self.pair = pair
+        self.limit = limit
+        self.twice = twice
         super().__init__(message)
 
 
@@ -173,6 +185,7 @@ class Settings:
                 "bad_rounds",
                 self.rounds,
                 f"A Swiss tournament of {self.pairs} pairs has 1 to {self.pairs - 1} rounds.",
+                limit=self.pairs - 1,
             )
 
     def _check_groups(self) -> None:
