@@ -20,3 +20,4 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(bp)
     # A rubber knows nothing of tournaments: its page asks this of the one it belongs to.
     app.add_template_global(store.match_of, "tournament_match")
+    app.add_template_global(display.numbered_in_its_sitting, "numbered_in_its_sitting")

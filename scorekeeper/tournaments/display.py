@@ -16,9 +16,11 @@ from flask_babel import gettext as _
 
 from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
+from scorekeeper.extensions import db
 from scorekeeper.rubbers import drawings
 from scorekeeper.rubbers.models import Rubber
 from scorekeeper.tournaments import bp, shown, store
+from scorekeeper.tournaments.models import Tournament
 
 
 @dataclass(frozen=True)
@@ -31,16 +33,24 @@ class TableView:
     cross: drawings.Cross | None
 
 
+DRAWN_BY_ITSELF = frozenset({"knockout", "third_place"})
+"""The stages whose next match is played as soon as its pairs are known, round or not."""
+
+
 def round_in_play(fold: tourney.Tournament) -> tourney.Round | None:
-    """The first round with a match undecided; the last one once every match is."""
+    """The current round (the first with a match undecided); the last one once every match is."""
     for drawn in fold.rounds:
-        if not all(match.decided for match in drawn.matches):
+        if drawn.number == fold.current_round:
             return drawn
     return fold.rounds[-1] if fold.rounds else None
 
 
 def tables(standing: store.Standing, current: tourney.Round | None) -> list[TableView]:
-    """The round's matches, byes left out, then any match of a later round already in play."""
+    """The round's matches, byes left out, then a knockout's later match already in play.
+
+    A round robin's later rounds wait for theirs to be current, though their rubbers are made
+    at the start: a table whose match is decided sees nothing more until the round moves on
+    (docs/decisions/tournaments.md, "The tables of the current round")."""
     if current is None:
         return []
     shown_matches = [match for match in current.matches if not match.is_bye] + [
@@ -48,7 +58,7 @@ def tables(standing: store.Standing, current: tourney.Round | None) -> list[Tabl
         for drawn in standing.fold.rounds
         if drawn.number > current.number
         for match in drawn.matches
-        if match.needs_rubber
+        if match.needs_rubber and match.stage in DRAWN_BY_ITSELF
     ]
     views = []
     for match in shown_matches:
@@ -59,6 +69,16 @@ def tables(standing: store.Standing, current: tourney.Round | None) -> list[Tabl
             TableView(match, rubber, state, drawings.cross(state) if state is not None else None)
         )
     return views
+
+
+def numbered_in_its_sitting(rubber: Rubber) -> bool:
+    """Whether a rubber's page numbers it among its table's rubbers: not in a match of one.
+
+    A best-of-1 match is one rubber: "Rubber 1 of the sitting" would count what is not there."""
+    if rubber.tournament_id is None:
+        return True
+    found = db.session.get(Tournament, rubber.tournament_id)
+    return found is None or found.best_of > 1
 
 
 def bracket_title(standing: store.Standing) -> str:

@@ -53,6 +53,7 @@ def tournament_json(standing: Standing) -> dict[str, Any]:
         "version": tournament.version,
         "finished": fold.finished,
         "winner": fold.winner,
+        "current_round": fold.current_round,
         "group": tournament.group_id,
         "pairs": [
             {

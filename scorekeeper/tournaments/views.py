@@ -132,11 +132,13 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
 
     ``etag`` is the page's own, which it follows the tournament with (app.js, every 5 s)."""
     standing = store.standing(found)
+    current = display.round_in_play(standing.fold)
+    in_play = display.tables(standing, current)
     tables: dict[str, dict[str, Any]] = {}
-    if organizer:  # each table's rubber in play: its link and QR code for the table's phone
-        for rows in standing.rubbers.values():
-            rubber = rows[-1]
-            if rubber.finished:
+    if organizer:  # each table's rubber in play now: its link and QR code for the table's phone
+        for view in in_play:
+            rubber = view.rubber
+            if rubber is None or rubber.finished or view.match.decided:
                 continue
             link = url_for(
                 "rubbers.grant", rubber_id=rubber.id, key=store.table_key(rubber.id), _external=True
@@ -147,13 +149,12 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
     if key is not None and store.key_matches(found, key):
         security.holds_edit_key()  # the page shows the organizer's own link
         own_link = url_for(".grant", tournament_id=found.id, key=key, _external=True)
-    current = display.round_in_play(standing.fold)
     return render_template(
         "tournaments/show.html",
         standing=standing,
         organizer=organizer,
         tables=tables,
-        in_play=display.tables(standing, current),
+        in_play=in_play,
         bracket=shown.drawing(standing),
         bracket_title=display.bracket_title(standing),
         follow_tag=etag,

@@ -168,7 +168,7 @@ def _offender(result: engine.HandResult, teams: tuple[str, str]) -> tuple[str, s
 
 def _revoke_penalty(result: engine.HandResult, teams: tuple[str, str]) -> str:
     offender, other = _offender(result, teams)
-    return _("Revoke (renúncia) by %(team)s: %(other)s marks 2 games", team=offender, other=other)
+    return _("Revoke (renúncia) by %(team)s: %(other)s mark 2 games", team=offender, other=other)
 
 
 def _revoke_minus_two(result: engine.HandResult, teams: tuple[str, str]) -> str:
@@ -176,10 +176,10 @@ def _revoke_minus_two(result: engine.HandResult, teams: tuple[str, str]) -> str:
     assert result.hand.team is not None
     lost = -result.games[result.hand.team]
     if not lost:
-        return _("Revoke (renúncia) by %(team)s: it had no game to lose", team=offender)
+        return _("Revoke (renúncia) by %(team)s: they had no game to lose", team=offender)
     return ngettext(
-        "Revoke (renúncia) by %(team)s: it loses %(num)s game",
-        "Revoke (renúncia) by %(team)s: it loses %(num)s games",
+        "Revoke (renúncia) by %(team)s: they lose %(num)s game",
+        "Revoke (renúncia) by %(team)s: they lose %(num)s games",
         lost,
         team=offender,
     )
@@ -187,7 +187,7 @@ def _revoke_minus_two(result: engine.HandResult, teams: tuple[str, str]) -> str:
 
 def _revoke_loses_rubber(result: engine.HandResult, teams: tuple[str, str]) -> str:
     offender, other = _offender(result, teams)
-    return _("Revoke (renúncia) by %(team)s: %(other)s wins the rubber", team=offender, other=other)
+    return _("Revoke (renúncia) by %(team)s: %(other)s win the rubber", team=offender, other=other)
 
 
 def _rubber_won(result: engine.HandResult, teams: tuple[str, str]) -> str:

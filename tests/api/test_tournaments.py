@@ -126,9 +126,12 @@ def test_a_best_of_three_goes_on_by_itself(client: FlaskClient) -> None:
     byes = sum(
         m["pairs"] == [match["winner"], None]
         for drawn in current["rounds"]
+        if drawn["number"] <= current["current_round"]
         for m in drawn["matches"]
     )
-    assert byes == 1  # three pairs: each rests once, and a bye counts as a match won
+    # Three pairs: each rests once, and a rest counts as a match won once its round is current
+    # (round 2 now): pair 2, who won, rests in round 3.
+    assert (current["current_round"], match["winner"], byes) == (2, 2, 0)
     assert (winner["won"], winner["games_won"], winner["games_lost"]) == (1 + byes, 8, 0)
 
 
@@ -318,3 +321,61 @@ def test_reading_a_tournament_writes_nothing(app: Any, client: FlaskClient) -> N
         db.session.remove()
         assert places() == 1
         db.session.remove()
+
+
+def test_a_round_robin_says_its_current_round_and_counts_a_rest_once_it_comes(
+    client: FlaskClient,
+    openapi: dict[str, Any],  # noqa: F811
+) -> None:
+    tournament = create(client, format="round_robin", pairs=pairs(5))
+    conforms(tournament, "CreatedTournament", openapi)
+    assert tournament["current_round"] == 1
+    # Before a hand only round 1's rest is counted, not every pair's played 1, won 1.
+    (rest,) = [m["pairs"][0] for m in matches(tournament, 1) if m["pairs"][1] is None]
+    assert [(row["pair"], row["played"], row["won"]) for row in tournament["standings"]][0] == (
+        rest,
+        1,
+        1,
+    )
+    assert sum(row["played"] for row in tournament["standings"]) == 1
+    current = play_round(client, tournament, 1)
+    conforms(current, "TournamentState", openapi)
+    assert current["current_round"] == 2
+    assert sum(row["won"] for row in current["standings"]) == 2 + 2  # two matches, two rests
+    for number in range(2, 6):
+        current = play_round(client, tournament, number)
+    assert current["current_round"] is None and current["finished"]
+
+
+@pytest.mark.parametrize(
+    ("body", "code", "sentence"),
+    [
+        (
+            {"format": "swiss", "pairs": pairs(10), "rounds": 10},
+            "bad_rounds",
+            "A Swiss tournament of 10 pairs has at most 9 rounds",
+        ),
+        (
+            {"format": "knockout", "pairs": pairs(4), "rounds": 2},
+            "bad_rounds",
+            "Only a Swiss tournament is given a number of rounds",
+        ),
+        (
+            {"format": "knockout", "pairs": [*pairs(3), {"players": ["Ana", "ana"]}]},
+            "repeated_player",
+            "Ana is named twice in the same pair",
+        ),
+        (
+            {"format": "knockout", "pairs": [*pairs(3), {"players": ["Ana 1", "Zé"]}]},
+            "repeated_player",
+            "Ana 1 is in two pairs",
+        ),
+    ],
+)
+def test_a_refusal_says_the_real_problem(
+    client: FlaskClient, body: dict[str, Any], code: str, sentence: str
+) -> None:
+    response = client.post("/api/v1/tournaments", json={"name": "T", **body}, headers=EN)
+    assert response.status_code == 422, response.get_json()
+    assert response.get_json()["code"] == code
+    assert sentence in response.get_json()["error"]

@@ -286,8 +286,8 @@ def test_an_evening_of_16_pairs_in_4_groups_then_a_best_of_3_knockout(
     assert final["rubbers"] == played and final["wins"] == [0, 2] and final["winner"] == 2
     assert current["finished"] and current["winner"] == 2
     organizer.reload()
-    expect(organizer.locator("p.status")).to_have_text(f"Ganho por {label(2)}")
-    expect(room_tv.locator(".champion")).to_have_text(f"Ganho por {label(2)}", timeout=10_000)
+    expect(organizer.locator("p.status")).to_have_text(f"Vencedores: {label(2)}")
+    expect(room_tv.locator(".champion")).to_have_text(f"Vencedores: {label(2)}", timeout=10_000)
     expect(room_tv.locator(".bracket .side.winner").last).to_contain_text(label(2))
     assert room_tv.evaluate(NO_RELOAD)
 
@@ -350,13 +350,13 @@ def test_a_swiss_of_12_pairs_over_4_rounds_with_a_walkover(
         ("11", 11, "1", "3", "4 – 12", "6"),
         ("12", 12, "0", "4", "0 – 16", "6"),
     ]
-    expect(organizer.locator("p.status")).to_have_text(f"Ganho por {label(1)}")
+    expect(organizer.locator("p.status")).to_have_text(f"Vencedores: {label(1)}")
     expect(organizer.get_by_role("button", name=re.compile("Sortear a ronda"))).to_have_count(0)
     assert standings_rows(organizer, "table.standings") == [
         [rank, label(pair), won, lost, buchholz, games]
         for rank, pair, won, lost, games, buchholz in final
     ]
-    expect(room_tv.locator(".champion")).to_have_text(f"Ganho por {label(1)}", timeout=10_000)
+    expect(room_tv.locator(".champion")).to_have_text(f"Vencedores: {label(1)}", timeout=10_000)
     assert standings_rows(room_tv, ".standings-table") == [
         [rank, label(pair), "4", won, lost, games, buchholz]
         for rank, pair, won, lost, games, buchholz in final

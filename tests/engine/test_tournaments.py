@@ -188,6 +188,28 @@ def test_parse_pairs_points_at_the_bad_line(text: str, code: str, line: int, val
     assert (raised.value.code, raised.value.line, raised.value.value) == (code, line, value)
 
 
+def test_a_player_twice_in_one_pair_is_told_apart_from_one_in_two_pairs() -> None:
+    with pytest.raises(TournamentError) as raised:
+        check_pairs([["Ana", "Bruno"], ["Carla", "carla"]])
+    assert (raised.value.code, raised.value.pair, raised.value.twice) == (
+        "repeated_player",
+        2,
+        "Carla",
+    )
+    with pytest.raises(TournamentError) as raised:
+        parse_pairs("Ana e Bruno\nCarla e CARLA")
+    assert (raised.value.line, raised.value.twice) == (2, "Carla")
+    with pytest.raises(TournamentError) as raised:
+        parse_pairs("Ana e Bruno\nCarla e ana")
+    assert (raised.value.line, raised.value.twice) == (2, None)  # in two pairs
+    with pytest.raises(TournamentError) as raised:
+        Settings("swiss", 10, rounds=10)
+    assert (raised.value.code, raised.value.limit) == ("bad_rounds", 9)
+    with pytest.raises(TournamentError) as raised:
+        Settings("knockout", 10, rounds=3)
+    assert (raised.value.code, raised.value.limit) == ("bad_rounds", None)
+
+
 def test_random_draw_is_a_reproducible_permutation() -> None:
     draw = random_draw(16, 42)
     assert sorted(draw) == list(range(1, 17))

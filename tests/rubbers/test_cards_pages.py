@@ -387,7 +387,7 @@ def test_a_proven_revoke_stops_the_hand_and_is_recorded_against_the_team(
 
     confirm = save_record(en, page, record)
     assert revoke in confirm
-    assert "Revoke (renúncia) by Nós: Eles marks 2 games" in re.sub(r"<[^>]+>", "", confirm)
+    assert "Revoke (renúncia) by Nós: Eles mark 2 games" in re.sub(r"<[^>]+>", "", confirm)
     [hand] = stored(app, page)
     assert (hand.kind, hand.team, hand.points0) == ("revoke", 0, None)
     assert hand.tricks == REVOKE_TRICKS

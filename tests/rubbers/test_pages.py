@@ -155,7 +155,7 @@ def test_revoke_and_bandeira_buttons(app: Flask, en: FlaskClient) -> None:
     record(en, page, action="revoke-0")
     assert score(en.get(page).get_data(as_text=True)) == "0 – 2"
     shown = re.sub(r"<[^>]+>", "", en.get(page).get_data(as_text=True))  # names in their colour
-    assert "Revoke (renúncia) by Nós: Eles marks 2 games" in shown
+    assert "Revoke (renúncia) by Nós: Eles mark 2 games" in shown
     record(en, page, action="bandeira-0")
     html = en.get(page).get_data(as_text=True)
     assert score(html) == "4 – 2"
@@ -642,7 +642,7 @@ def test_a_revoke_is_recorded_only_once_confirmed(app: Flask, en: FlaskClient) -
     asked = en.post(page + "/hands", data={"action": "revoke-1"})
     assert asked.status_code == 200
     html = asked.get_data(as_text=True)
-    assert "Revoke (renúncia) by Eles: Nós marks 2 games — the rubber ends 4-0" in html
+    assert "Revoke (renúncia) by Eles: Nós mark 2 games — the rubber ends 4-0" in html
     assert '<input type="hidden" name="confirm" value="revoke-1">' in html
     assert hands_of(app, page) == [("played", 91, 29, None)]
     record(en, page, action="revoke-1")

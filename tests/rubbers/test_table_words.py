@@ -30,7 +30,7 @@ WORD = {
 REVOKE_NOTE = {
     "pt_PT": "Renunciou: Nós, 2 jogos para Eles",
     "pt_BR": "Renunciou: Nós, 2 jogos para Eles",
-    "en": "Revoke (renúncia) by Nós: Eles marks 2 games",
+    "en": "Revoke (renúncia) by Nós: Eles mark 2 games",
 }
 SITTING = {
     "pt_PT": "1.ª partida da sessão — partidas ganhas: Nós 0 – 0 Eles",

@@ -117,6 +117,9 @@ class TournamentState(BaseModel):
     version: Annotated[int, Field(ge=1, le=VERSION_MAX)]
     finished: bool
     winner: int | None
+    current_round: int | None = Field(
+        description="The lowest round with a match undecided; null while there is none."
+    )
     pairs: list[TournamentPair]
     rounds: list[Round]
     standings: list[StandingRow]

@@ -51,13 +51,34 @@ def check_pairs(pairs: Sequence[Sequence[str]]) -> None:
                 f"Pair {index} needs two players.",
                 pair=index,
             )
-        for name in named:
-            key = player_key(name)
-            if key in seen:
-                raise TournamentError(
-                    "repeated_player", name, f"{name!r} (pair {index}) is in two pairs.", pair=index
-                )
-            seen.add(key)
+        repeated = _repeated(named, seen)
+        if repeated is not None:
+            name, twice = repeated
+            where = "twice in one pair" if twice else "in two pairs"
+            raise TournamentError(
+                "repeated_player",
+                name,
+                f"{name!r} (pair {index}) is {where}.",
+                pair=index,
+                twice=name if twice else None,
+            )
+
+
+def _repeated(players: Sequence[str], seen: set[str]) -> tuple[str, bool] | None:
+    """Return a player of a pair named before, and whether in this same pair; else note them.
+
+    None when every one is new: then they are added to ``seen``.
+    """
+    own: dict[str, str] = {}
+    for name in players:
+        key = player_key(name)
+        if key in own:
+            return own[key], True  # as first written
+        if key in seen:
+            return name, False
+        own[key] = name
+    seen.update(own)
+    return None
 
 
 def parse_pairs(text: str) -> list[PairEntry]:
@@ -93,16 +114,17 @@ def parse_pairs(text: str) -> list[PairEntry]:
         if not line:
             continue
         entry = _parse_line(line, number)
-        for name in entry.players:
-            key = player_key(name)
-            if key in seen:
-                raise TournamentError(
-                    "repeated_player",
-                    line,
-                    f"Line {number}: {name!r} is in two pairs.",
-                    line=number,
-                )
-            seen.add(key)
+        repeated = _repeated(entry.players, seen)
+        if repeated is not None:
+            name, twice = repeated
+            where = "twice in one pair" if twice else "in two pairs"
+            raise TournamentError(
+                "repeated_player",
+                line,
+                f"Line {number}: {name!r} is {where}.",
+                line=number,
+                twice=name if twice else None,
+            )
         entries.append(entry)
     return entries
 
