@@ -324,9 +324,9 @@ def test_a_swiss_of_12_pairs_over_4_rounds_with_a_walkover(
             item = organizer.locator("section[aria-labelledby='round-2'] li[data-table='6']")
             item.locator("details.walkover summary").tap()
             item.get_by_role(
-                "button", name=f"Falta de comparência: ganha {label(last['pairs'][0])}"
+                "button", name=f"Falta de comparência: ganham {label(last['pairs'][0])}"
             ).tap()
-            expect(item).to_contain_text(f"Falta de comparência: ganha {label(last['pairs'][0])}")
+            expect(item).to_contain_text(f"Falta de comparência: ganham {label(last['pairs'][0])}")
         play_by_api(key, base, tournament_id, number, min)
         organizer.reload()
 
