@@ -28,6 +28,7 @@ from scorekeeper.api.schemas.reading import json_body
 from scorekeeper.api.schemas.tournaments import (
     CreatedTournament,
     NewTournament,
+    PairInput,
     TournamentState,
     Walkover,
 )
@@ -62,6 +63,7 @@ STATUSES = {
     "not_last_round": 409,
     "round_played": 409,
     "no_walkover": 409,
+    "no_late_pairs": 409,
     "not_withdrawn": 409,
     "result_used": 409,
     "not_in_play": 409,
@@ -250,12 +252,27 @@ def reinstate(tournament_id: str, pair: int) -> tuple[Response, int]:
     return _state(_written(lambda: writes.reinstate(tournament, pair)))
 
 
-def _written(write: writes.Write) -> store.Standing:
+@bp.operation("POST /tournaments/<tournament_id>/pairs", "addLatePair")
+@bp.takes(PairInput, security=EDIT_KEY)
+@bp.answers(201, "The tournament with the late pair.", TournamentState, WRITE_REFUSED)
+def add_late_pair(tournament_id: str) -> tuple[Response, int]:
+    """A pair that came late joins a Swiss before its last round is drawn."""
+    tournament = _editable(tournament_id)
+    given = PairInput.read(json_body())
+    entry = tourney.PairEntry((given.players[0], given.players[1]), given.name)
+    return _state(_written(lambda: writes.late_pair(tournament, entry), PAIR_FIELD), 201)
+
+
+PAIR_FIELD = {code: "players" for code in ("repeated_player", "pair_of_one", "too_many_players")}
+"""The field of a late pair's refusals that are its players'."""
+
+
+def _written(write: writes.Write, fields: dict[str, str] | None = None) -> store.Standing:
     try:
         return write()
     except tourney.TournamentError as error:
         db.session.rollback()
-        raise refusal(error) from None
+        raise refusal(error, (fields or {}).get(error.code)) from None
     except StaleDataError:
         db.session.rollback()
         raise ApiError(

@@ -83,6 +83,9 @@ FAULTS: dict[str, Sentence] = {
     "not_withdrawn": lambda error: _("Pair %(value)s has not withdrawn.", value=error.value),
     "result_used": lambda error: result_used(cast(tourney.Match | tourney.Round, error.value)),
     "not_in_play": lambda error: not_in_play(),
+    "no_late_pairs": lambda error: _(
+        "Only a Swiss tournament takes a late pair, before its last round is drawn."
+    ),
     "too_many_players": lambda error: _(
         "A pair is two players, not more: %(value)s.", value=error.value
     ),

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.tournaments import store
-from scorekeeper.tournaments.models import Tournament
+from scorekeeper.tournaments.models import Pair, Tournament
 from scorekeeper.web.columns import utcnow
 
 Write = Callable[[], store.Standing]
@@ -86,4 +86,29 @@ def reinstate(tournament: Tournament, number: int) -> store.Standing:
             if made and number in match.pairs:
                 store.check_unused(current, match)
     tournament.withdrawn = [pair for pair in tournament.withdrawn if pair != number]
+    return _synced(tournament)
+
+
+def late_pair(tournament: Tournament, entry: tourney.PairEntry) -> store.Standing:
+    """A pair that came late joins a Swiss before its last round is drawn.
+
+    It takes the next number, has no win for the rounds it missed, and is paired from the next
+    round drawn."""
+    current = store.standing(tournament)
+    current.fold.check_late_pair()
+    if len(tournament.pairs) >= tourney.MAX_PAIRS:
+        raise tourney.TournamentError(
+            "too_many_pairs", len(tournament.pairs) + 1, "A tournament has 128 pairs at most."
+        )
+    tourney.check_pairs([*(pair.players for pair in tournament.pairs), entry.players])
+    number = len(tournament.pairs) + 1
+    tournament.pairs.append(
+        Pair(
+            number=number,
+            entry=number,
+            name=entry.name,
+            player0=entry.players[0],
+            player1=entry.players[1],
+        )
+    )
     return _synced(tournament)

@@ -173,3 +173,43 @@ def test_a_withdrawal_is_undone(app: Flask, client: FlaskClient) -> None:
     assert not match["walkover"] and match["winner"] is None
     rubber = match["rubbers"][-1]
     assert hand(client, rubber, {"points": [70, 50]}, table_key(app, rubber)).status_code == 201
+
+
+def test_a_late_pair_joins_a_swiss_from_the_next_round(client: FlaskClient) -> None:
+    """Issue 42, item 10: a pair that came after round 1 is paired from round 2."""
+    tournament = create(client, format="swiss", rounds=3, pairs=pairs(4))
+    address = f"/api/v1/tournaments/{tournament['id']}/pairs"
+    late = {"players": ["Rui", "Sara"], "name": None}
+    twice = client.post(address, json={"players": ["Ana 1", "Rui"]}, headers=key(tournament))
+    assert twice.status_code == 422 and twice.get_json()["code"] == "repeated_player"
+    assert twice.get_json()["field"] == "players"
+    joined = client.post(address, json=late, headers=key(tournament))
+    assert joined.status_code == 201, joined.get_json()
+    current = joined.get_json()
+    assert {**current["pairs"][-1], "withdrawn": False} == {
+        "number": 5,
+        "name": None,
+        "players": ["Rui", "Sara"],
+        "withdrawn": False,
+    }
+    (line,) = [line for line in current["standings"] if line["pair"] == 5]
+    assert (line["played"], line["won"]) == (0, 0)
+    assert all(5 not in match["pairs"] for match in matches(current, 1))
+    play_round(client, tournament, 1)
+    drawn = client.post(f"/api/v1/tournaments/{tournament['id']}/rounds", headers=key(tournament))
+    assert drawn.status_code == 201, drawn.get_json()
+    assert any(5 in match["pairs"] for match in matches(drawn.get_json(), 2))
+
+
+def test_a_late_pair_is_refused_by_a_knockout_and_after_the_last_round(
+    client: FlaskClient,
+) -> None:
+    knockout = create(client, format="knockout", pairs=pairs(4))
+    late = {"players": ["Rui", "Sara"]}
+    refused = client.post(
+        f"/api/v1/tournaments/{knockout['id']}/pairs", json=late, headers=key(knockout)
+    )
+    assert refused.status_code == 409 and refused.get_json()["code"] == "no_late_pairs"
+    swiss = create(client, format="swiss", rounds=1, pairs=pairs(4))
+    refused = client.post(f"/api/v1/tournaments/{swiss['id']}/pairs", json=late, headers=key(swiss))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "no_late_pairs"

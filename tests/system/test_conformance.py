@@ -70,6 +70,7 @@ BEYOND_THE_SCHEMA = {
     "result_used": "a correction a later match depends on",
     "match_decided": "a table's write to a rubber whose match is decided",
     "not_in_play": "a write to a match's rubber that no longer counts (its round undrawn)",
+    "no_late_pairs": "a late pair for a tournament that is no Swiss, or past its last round",
     "busy": "the analyses' queue is full",
     "too_many_analyses": "this address has analyses waiting already",
     # A rule across fields or requests, which JSON Schema cannot state.

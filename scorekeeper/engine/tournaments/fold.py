@@ -156,6 +156,26 @@ class Tournament:
                 f"Only the last round drawn, round {last}, can be undrawn.",
             )
 
+    def check_late_pair(self) -> None:
+        """Raise TournamentError "no_late_pairs" unless a pair may join now.
+
+        Only a Swiss takes a late pair, before its last round is drawn: it is paired from the
+        next round drawn, with no win for the rounds it missed.
+
+        >>> fold(Settings("swiss", 4, rounds=2), swiss_rounds=[[(1, 3), (2, 4)]]).check_late_pair()
+        >>> try:
+        ...     fold(Settings("knockout", 4)).check_late_pair()
+        ... except TournamentError as error:
+        ...     print(error.code)
+        no_late_pairs
+        """
+        if self.settings.format != "swiss" or len(self.rounds) >= self.settings.swiss_rounds:
+            raise TournamentError(
+                "no_late_pairs",
+                self.settings.format,
+                "Only a Swiss tournament takes a late pair, before its last round is drawn.",
+            )
+
     def check_reinstate(self, pair: int) -> None:
         """Raise TournamentError "not_withdrawn" unless ``pair`` has withdrawn.
 

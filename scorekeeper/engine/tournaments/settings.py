@@ -36,6 +36,7 @@ ERROR_CODES = (
     "not_withdrawn",
     "result_used",
     "not_in_play",
+    "no_late_pairs",
 )
 """Every ``code`` a :class:`TournamentError` may carry."""
 
