@@ -213,3 +213,15 @@ def test_a_late_pair_is_refused_by_a_knockout_and_after_the_last_round(
     swiss = create(client, format="swiss", rounds=1, pairs=pairs(4))
     refused = client.post(f"/api/v1/tournaments/{swiss['id']}/pairs", json=late, headers=key(swiss))
     assert refused.status_code == 409 and refused.get_json()["code"] == "no_late_pairs"
+
+
+def test_a_withdrawal_mid_rubber_closes_the_rubber(app: Flask, client: FlaskClient) -> None:
+    """Issue 42, item 9: after a withdrawal at 2-0, the table cannot record on to 4-0."""
+    tournament = create(client, format="round_robin", pairs=pairs(4))
+    match = [m for m in matches(tournament, 1) if 2 in m["pairs"]][0]
+    rubber = match["rubbers"][0]
+    assert hand(client, rubber, {"points": [100, 20]}, table_key(app, rubber)).status_code == 201
+    client.post(f"/api/v1/tournaments/{tournament['id']}/pairs/2/withdraw", headers=key(tournament))
+    refused = hand(client, rubber, {"points": [100, 20]}, table_key(app, rubber))
+    assert refused.status_code == 409 and refused.get_json()["code"] == "match_decided"
+    assert client.get(f"/api/v1/rubbers/{rubber}").get_json()["games"] == [2, 0]
