@@ -1067,13 +1067,20 @@ def test_openapi_lists_every_operation(openapi: dict[str, Any]) -> None:
             "post",
         ),
         ("/api/v1/tournaments/{tournament_id}/pairs/{pair}/withdraw", "post"),
+        ("/api/v1/tournaments/{tournament_id}/rounds/{round_number}", "delete"),
+        (
+            "/api/v1/tournaments/{tournament_id}/rounds/{round_number}/matches/{table}/walkover",
+            "delete",
+        ),
+        ("/api/v1/tournaments/{tournament_id}/pairs/{pair}/reinstate", "post"),
+        ("/api/v1/tournaments/{tournament_id}/pairs", "post"),
     }
     scheme = openapi["components"]["securitySchemes"]["editKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": "X-Edit-Key"}
     for path, method in operations:
         operation = openapi["paths"][path][method]
         writes = method in ("put", "delete") or path.endswith(("/hands", "/rounds", "/walkover"))
-        writes = writes or path.endswith("/withdraw")
+        writes = writes or path.endswith(("/withdraw", "/reinstate", "/pairs"))
         assert (operation.get("security") == [{"editKey": []}]) is writes
         for status, response in operation["responses"].items():
             if status.startswith("4"):
