@@ -358,11 +358,13 @@ HAND_EVERY = 0.25
 """An ordinary table: a hand POST every quarter of a second (issue 24's yardstick)."""
 
 
-def repost(url: str, body: dict[str, Any], until: float, answers: Any) -> None:
-    """``LOOPS`` threads posting ``body`` to ``url`` until ``until`` (time.time()): each status.
+def repost(url: str, body: dict[str, Any], seconds: float, started: Any, answers: Any) -> None:
+    """``LOOPS`` threads posting ``body`` to ``url`` for ``seconds``: each status.
 
-    Run in a process of its own, so its threads take nothing from the table's timings. Each
-    loop asks again as soon as it is answered, at most every ``REPOST_EVERY`` s."""
+    Run in a process of its own, so its threads take nothing from the table's timings; it sets
+    ``started`` as they start (a spawned process starts late on a busy machine). Each loop asks
+    again as soon as it is answered, at most every ``REPOST_EVERY`` s."""
+    until = time.time() + seconds
     got: list[int] = []
 
     def loop() -> None:
@@ -375,6 +377,7 @@ def repost(url: str, body: dict[str, Any], until: float, answers: Any) -> None:
     threads = [threading.Thread(target=loop) for _ in range(LOOPS)]
     for thread in threads:
         thread.start()
+    started.set()
     for thread in threads:
         thread.join()
     answers.put(got)
@@ -425,14 +428,15 @@ def test_asking_again_for_a_queued_analysis_holds_no_web_thread(tmp_path: Path) 
                 assert first.status_code == 202, first.text
                 assert first.headers["Retry-After"]
                 unloaded = hand_times(table, hands_url, key, time.time() + 3.0)
-                answers: Any = multiprocessing.get_context("spawn").Queue()
-                until = time.time() + 1.5 + LOAD_SECONDS  # the loops' process starts in 1.5 s
-                loops = multiprocessing.get_context("spawn").Process(
-                    target=repost, args=(analysis, RECORD, until, answers)
+                spawn = multiprocessing.get_context("spawn")
+                answers: Any = spawn.Queue()
+                started = spawn.Event()
+                loops = spawn.Process(
+                    target=repost, args=(analysis, RECORD, LOAD_SECONDS, started, answers)
                 )
                 loops.start()
-                time.sleep(until - LOAD_SECONDS - time.time())
-                loaded = hand_times(table, hands_url, key, until)
+                assert started.wait(timeout=120), "the loops did not start"
+                loaded = hand_times(table, hands_url, key, time.time() + LOAD_SECONDS - 0.2)
                 statuses = answers.get(timeout=60)
                 loops.join(timeout=30)
         finally:
