@@ -35,7 +35,7 @@ from scorekeeper.api.schemas.tournaments import (
 from scorekeeper.api.states import created
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
-from scorekeeper.tournaments import shown, store, writes
+from scorekeeper.tournaments import shown, store, tables, writes
 from scorekeeper.tournaments.facts import tournament_json
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
@@ -175,15 +175,28 @@ def create_tournament() -> tuple[Response, int, dict[str, str]]:
 @bp.operation("GET /tournaments/<tournament_id>", "getTournament", conditional=True)
 @bp.answers(200, "The tournament.", TournamentState, {404: UNKNOWN})
 def get_tournament(tournament_id: str) -> Response:
-    """A tournament's state: its pairs, rounds, matches and standings."""
+    """A tournament's state: its pairs, rounds, matches and standings.
+
+    Read with the tournament's key in ``X-Edit-Key``, it carries each table's link for the
+    evening too (``tables``)."""
+    key = request.headers.get(EDIT_KEY_HEADER)
+    found = store.GRANTS.get(tournament_id) if key else None
+    organizer = found is not None and store.key_matches(found, key)
+
+    def build(standing: store.Standing, _tag: str) -> str:
+        state = tournament_json(standing)
+        if organizer:
+            state["tables"] = tables.links(standing)
+        return json.dumps(state, ensure_ascii=False)
+
     # A follower's poll: 304 from one query while nothing changed; else built once per change
     # of the tournament in this worker, however many follow it (tournaments.shown).
     return shown.kept(
         tournament_id,
-        "api",
-        lambda standing, _tag: json.dumps(tournament_json(standing), ensure_ascii=False),
+        "api organizer" if organizer else "api",
+        build,
         mimetype="application/json",
-        cache_control="no-cache",
+        cache_control="no-store" if organizer else "no-cache",
         missing=_no_tournament,
     )
 

@@ -14,8 +14,8 @@ bp = Blueprint("tournaments", __name__)
 def init_app(app: Flask) -> None:
     """Register the package's pages and what a match's rubber page says of its tournament.
 
-    The pages: the tournament, its edit link, its TV, paper and files."""
-    from scorekeeper.tournaments import display, paper, store, views  # noqa: F401  their routes
+    The pages: the tournament, its edit link, each table's link, its TV, paper and files."""
+    from scorekeeper.tournaments import display, paper, store, tables, views  # noqa: F401  routes
 
     app.register_blueprint(bp)
     # A rubber knows nothing of tournaments: its page asks this of the one it belongs to.

@@ -28,6 +28,7 @@ from scorekeeper.groups import store as group_store
 from scorekeeper.rubbers import house_rules
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.tournaments import bp, display, shown, store, writes
+from scorekeeper.tournaments import tables as table_links
 from scorekeeper.tournaments.forms import NewTournamentForm
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
@@ -135,14 +136,14 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
     current = display.round_in_play(standing.fold)
     in_play = display.tables(standing, current)
     tables: dict[str, dict[str, Any]] = {}
-    if organizer:  # each table's rubber in play now: its link and QR code for the table's phone
+    if organizer:  # each table in play now: its link and QR code for the table's phone
         for view in in_play:
             rubber = view.rubber
             if rubber is None or rubber.finished or view.match.decided:
                 continue
-            link = url_for(
-                "rubbers.grant", rubber_id=rubber.id, key=store.table_key(rubber.id), _external=True
-            )
+            # The table's one link for the evening (tournaments/tables.py), not the rubber's:
+            # the table's phone keeps it across the rubbers of the match and the rounds.
+            link = table_links.table_link(found.id, view.match.table)
             tables[rubber.id] = {"link": link, "qr": qr_svg(link, rubber.team0)}
     key = held_key(found.id, store.GRANTS.book) if organizer else None
     own_link = None

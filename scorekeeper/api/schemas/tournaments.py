@@ -107,6 +107,13 @@ class StandingRow(BaseModel):
     group: str | None = f.OMITTED
 
 
+class TableLink(BaseModel):
+    """A table's one link for the evening: the rubber it plays now, whichever it is."""
+
+    table: Annotated[int, Field(ge=1)]
+    edit_url: f.Url
+
+
 class TournamentState(BaseModel):
     id: str
     url: f.Url = Field(description="The tournament's page, read-only.")
@@ -124,6 +131,10 @@ class TournamentState(BaseModel):
     rounds: list[Round]
     standings: list[StandingRow]
     group: str | None = f.OMITTED
+    tables: list[TableLink] | None = Field(
+        default=f.OMITTED,
+        description="Read with the tournament's key only: each table's link for the evening.",
+    )
 
 
 class CreatedTournament(TournamentState):
