@@ -24,7 +24,8 @@ from .test_follow import NO_RELOAD
 
 BANDEIRA = ({"points": [120, 0], "all_tricks": True}, {"points": [0, 120], "all_tricks": True})
 """A bandeira of team 0 (the match's first pair) or of team 1: four games, the whole rubber."""
-TABLE_LINK = re.compile(r'href="(https?://[^"]+/r/([^/"]+)/edit/([^/"]+))"')
+TABLE_LINK = re.compile(r'href="(https?://[^"]+/t/[^/"]+/tables/\d+/[^/"]+)" data-rubber="([^"]+)"')
+"""A table's link for the evening on the organizer's page, with the rubber it opens now."""
 
 
 @pytest.fixture
@@ -92,7 +93,7 @@ def table_links(organizer: Any, base: str, tournament_id: str) -> dict[str, str]
     """Each rubber in play's link, as the organizer's page shows it: {rubber id: link}."""
     page = organizer.request.get(f"{base}/t/{tournament_id}")
     assert page.ok
-    return {rubber: link for link, rubber, _key in TABLE_LINK.findall(page.text())}
+    return {rubber: link for link, rubber in TABLE_LINK.findall(page.text())}
 
 
 def organizer_key(organizer: Any, tournament_id: str) -> str:

@@ -36,7 +36,7 @@ def test_pasted_lines_make_the_pairs_and_the_draw(en: FlaskClient) -> None:
     assert "Carla & Duarte 0 – 0 Os Primos" in words
     # The organizer's phone: a QR code and a link for each table's phone.
     assert page.count('class="qr"') == 2
-    links = re.findall(r'href="(http://localhost/r/[^"]+/edit/[^"]+)"', page)
+    links = re.findall(r'href="(http://localhost/t/[^"]+/tables/[^"]+)"', page)
     assert len(links) == 2
 
 
@@ -44,7 +44,7 @@ def test_a_table_phone_opens_its_rubber_ready_to_record(
     en: FlaskClient, client: FlaskClient
 ) -> None:
     page = en.get(start(en)).get_data(as_text=True)
-    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0]
+    link = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page)[0]
     table = client.application.test_client()
     table.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     opened = table.get(link)
@@ -104,7 +104,7 @@ def test_walkover_withdrawal_and_the_next_swiss_round(en: FlaskClient) -> None:
     # Table 2: pairs 2 and 4 play their rubber.
     api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
     (second,) = [m for m in api["rounds"][0]["matches"] if m["table"] == 2]
-    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[-1]
+    link = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page)[-1]
     en.get(link)
     rubber_id = second["rubbers"][0]
     en.post(f"/r/{rubber_id}/hands", data={"points": "120", "all_tricks": "y", "team": "0"})
@@ -135,7 +135,7 @@ def test_a_phone_without_the_edit_link_sees_no_organizer_tools(en: FlaskClient) 
 def test_a_table_phone_goes_on_to_the_matchs_next_rubber(en: FlaskClient) -> None:
     address = start(en, best_of="3")
     page = en.get(address).get_data(as_text=True)
-    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0]
+    link = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page)[0]
     table = en.application.test_client()
     table.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     first = table.get(link).location.rsplit("/", 1)[-1]
@@ -183,7 +183,7 @@ def test_a_tournament_in_a_group_counts_in_its_history_and_statistics(en: FlaskC
     assert "Every match joins the history and statistics of Tasca do Zé." in text(form)
     address = start(en, group=group_id)
     page = en.get(address).get_data(as_text=True)
-    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0]
+    link = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page)[0]
     rubber_id = en.get(link).location.rsplit("/", 1)[-1]
     en.post(f"/r/{rubber_id}/hands", data={"points": "120", "all_tricks": "y", "team": "0"})
     stats = en.get(f"/api/v1/groups/{group_id}/stats").get_json()
@@ -215,7 +215,7 @@ def test_the_page_follows_the_tournament_with_its_etag(en: FlaskClient) -> None:
     unchanged = follower.get(address, headers={"If-None-Match": f'"{tag.group(1)}"'})
     assert unchanged.status_code == 304
     organizer = en.get(address).get_data(as_text=True)
-    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', organizer)[0]
+    link = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', organizer)[0]
     rubber_id = en.get(link).location.rsplit("/", 1)[-1]
     en.post(f"/r/{rubber_id}/hands", data={"points": "80", "team": "0"})
     changed = follower.get(address, headers={"If-None-Match": f'"{tag.group(1)}"'})
@@ -248,7 +248,7 @@ def test_a_decided_matchs_table_starts_no_rubber_outside_the_tournament(
     address = start(en, best_of="3")
     tournament_id = address.rsplit("/", 1)[-1]
     page = en.get(address).get_data(as_text=True)
-    en.get(re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0])
+    en.get(re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page)[0])
     api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
     (first,) = [m for m in api["rounds"][0]["matches"] if m["table"] == 1]
     bandeira = {"points": "120", "all_tricks": "y", "team": "0"}
@@ -325,7 +325,7 @@ def test_a_round_robin_shows_its_current_round_at_the_tables(en: FlaskClient) ->
     tv = en.get(f"/t/{tournament_id}/tv").get_data(as_text=True)
     assert set(re.findall(r'data-round="(\d+)"', tv)) == {"1"}
     assert "Round 1 · Table 1" in text(tv) and "Round 5" not in text(tv)
-    links = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)
+    links = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page)
     assert len(links) == 2
     record_bandeira(en, links[0])
     # A table whose match is decided sees nothing more until the round moves on.
@@ -368,13 +368,13 @@ def test_a_pair_is_plural_in_english_too(en: FlaskClient) -> None:
 def test_a_best_of_one_matchs_rubber_is_not_numbered_in_a_sitting(client: FlaskClient) -> None:
     address = start(client)
     page = client.get(address).get_data(as_text=True)
-    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0]
+    link = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page)[0]
     rubber_page = client.get(client.get(link).location).get_data(as_text=True)
     assert "Ronda 1 · Mesa 1" in text(rubber_page)
     assert "partida da sessão" not in text(rubber_page)
     best_of_three = start(client, best_of="3")
     page = client.get(best_of_three).get_data(as_text=True)
-    link = re.findall(r'href="http://localhost(/r/[^"]+/edit/[^"]+)"', page)[0]
+    link = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page)[0]
     rubber_page = client.get(client.get(link).location).get_data(as_text=True)
     assert "1.ª partida" in text(rubber_page)  # a match of three numbers its rubbers
 
