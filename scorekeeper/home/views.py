@@ -1,4 +1,7 @@
-"""The home page (start a rubber in one tap, the last ones) and the phone's history."""
+"""The home page (start a rubber in one tap, the last ones) and the phone's history.
+
+The history lists what the phone holds: its groups, the tournaments it runs, its rubbers and its
+bidding games."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from scorekeeper.home import bp
 from scorekeeper.rubbers import access, drawings, house_rules
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
+from scorekeeper.tournaments import held
 from scorekeeper.web import paging, wording
 from scorekeeper.web.device import current_device
 
@@ -91,5 +95,7 @@ def history() -> str:
         seat_names=bidding_wording.seat_names,
         crosses=crosses,
         groups=list(groups),
+        tournaments=held.run_by(device),
+        tournament_format=held.format_name,
         outcome_names=wording.outcome_names,
     )

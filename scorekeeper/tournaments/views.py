@@ -30,6 +30,7 @@ from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.tournaments import bp, display, shown, store, writes
 from scorekeeper.tournaments import tables as table_links
 from scorekeeper.tournaments.forms import NewTournamentForm
+from scorekeeper.tournaments.keep_link import ask_to_keep_link
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
 from scorekeeper.web import page_cache, security
@@ -86,6 +87,7 @@ def new_tournament() -> Any:
                     device=ensure_device(),
                 )
                 remember_key(tournament.id, key, store.GRANTS.book)
+                ask_to_keep_link(tournament.id)
                 return redirect(url_for(".tournament", tournament_id=tournament.id))
     status = 422 if request.method == "POST" else 200
     house_rules.dress_rules(cast(NewRubberForm, form))  # the preset's values, as a rubber's
