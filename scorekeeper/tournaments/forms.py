@@ -1,4 +1,4 @@
-"""The organizer's form of a new tournament."""
+"""The organizer's forms: a new tournament, and a pair that came late to a Swiss."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.web.columns import NAME_LENGTH
-from scorekeeper.web.forms import Form, choices, name_text, printable, within
+from scorekeeper.web.forms import Form, choices, name_field, name_text, printable, within
 
 PAIRS_TEXT_LENGTH = 20_000
 """128 pairs of two long names a line, and room to spare."""
@@ -132,3 +132,16 @@ class NewTournamentForm(Form):
             advance=self.advance.data if grouped else None,
             third_place=bool(self.third_place.data) and self.format.data in ("knockout", "groups"),
         )
+
+
+class LatePairForm(Form):
+    """A pair that came late to a Swiss: its two players, and its name if it has one."""
+
+    player0 = name_field(_l("Player 1"))
+    player1 = name_field(_l("Player 2"))
+    name = name_field(_l("Name of the pair (if it has one)"))
+
+    def entry(self) -> tourney.PairEntry:
+        """The pair as the engine takes it (its players checked there, as a pasted line's)."""
+        players = (self.player0.data or "", self.player1.data or "")
+        return tourney.PairEntry(players, self.name.data or None)

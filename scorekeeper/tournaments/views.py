@@ -2,7 +2,8 @@
 
 The organizer's phone starts it (the pairs pasted a line each), shows each table's link and QR
 code to open that table's rubber on the table's phone, gives a walkover, lets a pair withdraw and
-draws the next Swiss round."""
+draws the next Swiss round; each of these is said once done and can be undone, and a late pair
+joins a Swiss."""
 
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ from scorekeeper.extensions import db
 from scorekeeper.groups import store as group_store
 from scorekeeper.rubbers import house_rules
 from scorekeeper.rubbers.forms import NewRubberForm
-from scorekeeper.tournaments import bp, display, shown, store, writes
+from scorekeeper.tournaments import bp, display, shown, store, wording, writes
 from scorekeeper.tournaments import tables as table_links
-from scorekeeper.tournaments.forms import NewTournamentForm
+from scorekeeper.tournaments.forms import LatePairForm, NewTournamentForm
 from scorekeeper.tournaments.keep_link import ask_to_keep_link
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
@@ -162,18 +163,64 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
         bracket_title=display.bracket_title(standing),
         follow_tag=etag,
         own_link=own_link,
+        corrections=_corrections(standing) if organizer else None,
     )
 
 
-def _organizer_write(tournament_id: str, write: Callable[[Tournament], object]) -> Response:
-    """Run one of the organizer's writes; a refusal is said above the page, nothing stored."""
+def _corrections(standing: store.Standing) -> dict[str, Any]:
+    """What the organizer may correct now: the walkovers given, the round to undraw, a late pair."""
+    undraw = writes.undrawable_round(standing)
+    return {
+        "walkovers": {(entry[0], entry[1]) for entry in standing.tournament.walkovers},
+        # Round 1 has no result before it to correct: its undraw is the API's alone.
+        "undraw": undraw if undraw is not None and undraw > 1 else None,
+        "late_pair": LatePairForm() if writes.can_add_late_pair(standing) else None,
+    }
+
+
+Said = Callable[[store.Standing], str]
+"""What the page says once an organizer's write is done, from where the tournament then stands."""
+
+
+def _organizer_write(
+    tournament_id: str, write: Callable[[Tournament], store.Standing], said: Said | None = None
+) -> Response:
+    """Run one of the organizer's writes and say what it did; a refusal is said, nothing stored."""
     found = store.GRANTS.editable_or_403(tournament_id)
     try:
-        write(found)
+        standing = write(found)
     except tourney.TournamentError as error:
         db.session.rollback()
         flash(fault(error), "conflict")
+    else:
+        if said is not None:
+            flash(said(standing), "done")
     return redirect(url_for(".tournament", tournament_id=found.id))
+
+
+def _ask(
+    found: Tournament,
+    check: Callable[[tourney.Tournament], None],
+    question: Callable[[store.Standing], wording.Question],
+    fields: dict[str, str] | None = None,
+) -> Any:
+    """Answer the page that asks to confirm a final write, or say why it would be refused.
+
+    Nothing is written here; the page's button posts the same form again with ``confirm``
+    as a revoke is (docs/decisions/rubber-page.md, "Revoke and bandeira are confirmed")."""
+    standing = store.standing(found)
+    try:
+        check(standing.fold)
+    except tourney.TournamentError as error:
+        flash(fault(error), "conflict")
+        return redirect(url_for(".tournament", tournament_id=found.id))
+    return render_template(
+        "tournaments/confirm.html",
+        tournament=found,
+        asked=question(standing),
+        action=request.path,
+        fields=fields or {},
+    )
 
 
 @bp.post("/t/<tournament_id>/rounds")
@@ -182,19 +229,89 @@ def draw_round(tournament_id: str) -> Response:
     return _organizer_write(tournament_id, writes.draw_round)
 
 
-@bp.post("/t/<tournament_id>/rounds/<int:round_number>/tables/<int:table>/walkover")
-def walkover(tournament_id: str, round_number: int, table: int) -> Response:
-    """A walkover: the pair named came, the other did not."""
-    winner = request.form.get("winner", type=int)
-    if winner is None:
-        found = store.GRANTS.editable_or_403(tournament_id)
-        return redirect(url_for(".tournament", tournament_id=found.id))
+@bp.post("/t/<tournament_id>/rounds/<int:round_number>/undraw")
+def undraw_round(tournament_id: str, round_number: int) -> Response:
+    """Take back the last Swiss round while none of its matches has a hand."""
     return _organizer_write(
-        tournament_id, lambda found: writes.walkover(found, round_number, table, winner)
+        tournament_id,
+        lambda found: writes.undraw_round(found, round_number),
+        lambda standing: wording.undrawn(round_number),
+    )
+
+
+@bp.post("/t/<tournament_id>/rounds/<int:round_number>/tables/<int:table>/walkover")
+def walkover(tournament_id: str, round_number: int, table: int) -> Any:
+    """A walkover: the pair named came, the other did not; asked first, then given."""
+    winner = request.form.get("winner", type=int)
+    found = store.GRANTS.editable_or_403(tournament_id)
+    if winner is None:
+        return redirect(url_for(".tournament", tournament_id=found.id))
+    if request.form.get("confirm") != "walkover":
+        return _ask(
+            found,
+            lambda fold: fold.check_walkover(round_number, table, winner),
+            lambda standing: wording.walkover_question(
+                standing.fold.match(round_number, table), standing.labels(), winner
+            ),
+            {"winner": str(winner)},
+        )
+    return _organizer_write(
+        tournament_id,
+        lambda found: writes.walkover(found, round_number, table, winner),
+        lambda standing: wording.walkover_given(round_number, table, standing.pair(winner).label),
+    )
+
+
+@bp.post("/t/<tournament_id>/rounds/<int:round_number>/tables/<int:table>/walkover/undo")
+def undo_walkover(tournament_id: str, round_number: int, table: int) -> Response:
+    """Take back a walkover while no later match depends on it."""
+    return _organizer_write(
+        tournament_id,
+        lambda found: writes.undo_walkover(found, round_number, table),
+        lambda standing: wording.walkover_undone(round_number, table),
     )
 
 
 @bp.post("/t/<tournament_id>/pairs/<int:pair>/withdraw")
-def withdraw(tournament_id: str, pair: int) -> Response:
-    """A pair withdraws: its matches still to play are walkovers."""
-    return _organizer_write(tournament_id, lambda found: writes.withdraw(found, pair))
+def withdraw(tournament_id: str, pair: int) -> Any:
+    """A pair withdraws: its matches still to play are walkovers; asked first, then done."""
+    found = store.GRANTS.editable_or_403(tournament_id)
+    if request.form.get("confirm") != "withdraw":
+        return _ask(
+            found,
+            lambda fold: fold.check_withdrawal(pair),
+            lambda standing: wording.withdrawal_question(standing.pair(pair).label),
+        )
+    return _organizer_write(
+        tournament_id,
+        lambda found: writes.withdraw(found, pair),
+        lambda standing: wording.withdrawn(standing.pair(pair).label),
+    )
+
+
+@bp.post("/t/<tournament_id>/pairs/<int:pair>/reinstate")
+def reinstate(tournament_id: str, pair: int) -> Response:
+    """Take back a withdrawal while no later match depends on the walkovers it gave."""
+    return _organizer_write(
+        tournament_id,
+        lambda found: writes.reinstate(found, pair),
+        lambda standing: wording.reinstated(standing.pair(pair).label),
+    )
+
+
+@bp.post("/t/<tournament_id>/pairs")
+def late_pair(tournament_id: str) -> Response:
+    """A pair that came late joins a Swiss before its last round is drawn."""
+    found = store.GRANTS.editable_or_403(tournament_id)
+    form = LatePairForm()
+    if not form.validate():
+        for field in form:
+            for error in field.errors[:1]:
+                flash(str(error), "conflict")
+        return redirect(url_for(".tournament", tournament_id=found.id))
+    entry = form.entry()
+    return _organizer_write(
+        tournament_id,
+        lambda found: writes.late_pair(found, entry),
+        lambda standing: wording.late_pair_joined(standing.tournament.pairs[-1].label),
+    )

@@ -1,8 +1,12 @@
-"""The engine's refusals of a tournament, in the reader's language: a sentence per code."""
+"""A tournament in the reader's language: its refusals, and what the organizer's writes ask and say.
+
+The engine's refusals take a sentence per code; a final write (a withdrawal, a walkover) is asked
+before it is done, and every write of the organizer's says what it did."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import cast
 
 from flask_babel import gettext as _
@@ -132,3 +136,92 @@ def not_in_play() -> str:
         "This rubber is no longer played in the tournament: its round was undrawn, or its "
         "match now has other pairs."
     )
+
+
+@dataclass(frozen=True)
+class Question:
+    """A final write asked before it is done: what it is, what follows, and its button."""
+
+    heading: str
+    sentence: str
+    button: str
+    confirm: str
+    """The write's name, posted back as ``confirm``."""
+
+
+def withdrawal_question(pair: str) -> Question:
+    """Ask whether ``pair`` withdraws, saying what becomes of its matches."""
+    return Question(
+        _("%(pair)s withdraw?", pair=pair),
+        _(
+            "The matches they still have to play are won by the other pair, as walkovers. "
+            "It can be undone while no later match depends on them."
+        ),
+        _("Yes, they withdraw"),
+        "withdraw",
+    )
+
+
+def walkover_question(match: tourney.Match, labels: dict[int, str], winner: int) -> Question:
+    """Ask whether the other pair of ``match`` did not come, so that ``winner`` wins it."""
+    absent = match.pairs[1] if winner == match.pairs[0] else match.pairs[0]
+    return Question(
+        _(
+            "Round %(round)s · Table %(table)s: %(pair)s did not come?",
+            round=match.round,
+            table=match.table,
+            pair=labels[absent] if absent is not None else "",
+        ),
+        _(
+            "%(pair)s win the match by walkover. It can be undone while no later match depends "
+            "on it.",
+            pair=labels[winner],
+        ),
+        _("Yes, give the walkover"),
+        "walkover",
+    )
+
+
+def withdrawn(pair: str) -> str:
+    """Say that ``pair`` withdrew, and what became of its matches."""
+    return _(
+        "%(pair)s withdraw: the matches they still had to play are won by the other pair.",
+        pair=pair,
+    )
+
+
+def reinstated(pair: str) -> str:
+    """Say that ``pair``'s withdrawal was undone."""
+    return _("Withdrawal undone: %(pair)s play on.", pair=pair)
+
+
+def walkover_given(round_number: int, table: int, winner: str) -> str:
+    """Say which walkover was given, to whom."""
+    return _(
+        "Walkover at table %(table)s of round %(round)s: %(pair)s win.",
+        table=table,
+        round=round_number,
+        pair=winner,
+    )
+
+
+def walkover_undone(round_number: int, table: int) -> str:
+    """Say that a walkover was undone: its match is in play again."""
+    return _(
+        "Walkover undone: the match at table %(table)s of round %(round)s is in play again.",
+        table=table,
+        round=round_number,
+    )
+
+
+def undrawn(round_number: int) -> str:
+    """Say that a Swiss round was undrawn, and what for."""
+    return _(
+        "Round %(round)s undrawn: correct what you need, then draw it again.",
+        round=round_number,
+    )
+
+
+def late_pair_joined(pair: str) -> str:
+    """Say that a late pair joined, and from when it plays."""
+    return _("%(pair)s join the tournament: they are drawn from the next round.", pair=pair)

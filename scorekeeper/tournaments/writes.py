@@ -112,3 +112,25 @@ def late_pair(tournament: Tournament, entry: tourney.PairEntry) -> store.Standin
         )
     )
     return _synced(tournament)
+
+
+def undrawable_round(current: store.Standing) -> int | None:
+    """Return the Swiss round that may be undrawn now (the last, none of its matches played)."""
+    if not current.fold.rounds:
+        return None
+    number = current.fold.rounds[-1].number
+    try:
+        current.fold.check_undraw(number)
+        store.check_round_unplayed(current, number)
+    except tourney.TournamentError:
+        return None
+    return number
+
+
+def can_add_late_pair(current: store.Standing) -> bool:
+    """Return whether a late pair may join now: a Swiss whose last round is not drawn."""
+    try:
+        current.fold.check_late_pair()
+    except tourney.TournamentError:
+        return False
+    return len(current.tournament.pairs) < tourney.MAX_PAIRS

@@ -98,7 +98,10 @@ def test_walkover_withdrawal_and_the_next_swiss_round(en: FlaskClient) -> None:
     tournament_id = address.rsplit("/", 1)[-1]
     page = en.get(address).get_data(as_text=True)
     assert "Draw round 2" not in text(page)  # round 1 is not finished
-    given = en.post(f"/t/{tournament_id}/rounds/1/tables/1/walkover", data={"winner": "1"})
+    given = en.post(
+        f"/t/{tournament_id}/rounds/1/tables/1/walkover",
+        data={"winner": "1", "confirm": "walkover"},
+    )
     assert given.status_code == 302
     assert re.search(r"Walkover: Ana & Bruno win\b", text(en.get(address).get_data(as_text=True)))
     # Table 2: pairs 2 and 4 play their rubber.
@@ -108,14 +111,17 @@ def test_walkover_withdrawal_and_the_next_swiss_round(en: FlaskClient) -> None:
     en.get(link)
     rubber_id = second["rubbers"][0]
     en.post(f"/r/{rubber_id}/hands", data={"points": "120", "all_tricks": "y", "team": "0"})
-    refused = en.post(f"/t/{tournament_id}/rounds/1/tables/2/walkover", data={"winner": "4"})
+    refused = en.post(
+        f"/t/{tournament_id}/rounds/1/tables/2/walkover",
+        data={"winner": "4", "confirm": "walkover"},
+    )
     assert refused.status_code == 302
     assert "it was played" in text(en.get(address).get_data(as_text=True))
     assert "Draw round 2" in text(en.get(address).get_data(as_text=True))
     drawn = en.post(f"/t/{tournament_id}/rounds")
     assert drawn.status_code == 302
     assert "Round 2" in text(en.get(address).get_data(as_text=True))
-    gone = en.post(f"/t/{tournament_id}/pairs/3/withdraw")
+    gone = en.post(f"/t/{tournament_id}/pairs/3/withdraw", data={"confirm": "withdraw"})
     assert gone.status_code == 302
     api = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
     assert [pair["withdrawn"] for pair in api["pairs"]] == [False, False, True, False]
@@ -353,10 +359,16 @@ def test_a_pair_is_plural_and_a_winner_is_said_as_winners(client: FlaskClient) -
     words = text(client.get(address).get_data(as_text=True))
     assert "Os Primos desistem" in words and "Os Primos desiste " not in words
     # Seed 1 rests; 2 (Os Primos) meets 3, who does not come; then the final.
-    client.post(f"/t/{tournament_id}/rounds/1/tables/2/walkover", data={"winner": "2"})
+    client.post(
+        f"/t/{tournament_id}/rounds/1/tables/2/walkover",
+        data={"winner": "2", "confirm": "walkover"},
+    )
     words = text(client.get(address).get_data(as_text=True))
     assert "Falta de comparência: ganham Os Primos" in words
-    client.post(f"/t/{tournament_id}/rounds/2/tables/1/walkover", data={"winner": "2"})
+    client.post(
+        f"/t/{tournament_id}/rounds/2/tables/1/walkover",
+        data={"winner": "2", "confirm": "walkover"},
+    )
     page = client.get(address).get_data(as_text=True)
     assert re.search(r'<p class="status">\s*Vencedores: Os Primos\s*</p>', page), text(page)
     tv = client.get(f"/t/{tournament_id}/tv").get_data(as_text=True)
