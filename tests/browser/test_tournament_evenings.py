@@ -327,6 +327,14 @@ def test_a_swiss_of_12_pairs_over_4_rounds_with_a_walkover(
             item.get_by_role(
                 "button", name=f"Falta de comparência: ganham {label(last['pairs'][0])}"
             ).tap()
+            # Asked first, on a page of its own; then said, and offered to be undone.
+            expect(organizer.locator("#question-heading")).to_have_text(
+                f"Ronda 2 · Mesa 6: {label(last['pairs'][1])} não compareceram?"
+            )
+            organizer.get_by_role("button", name="Sim, dar a falta de comparência").tap()
+            expect(organizer.locator(".note-done")).to_have_text(
+                f"Falta de comparência na mesa 6 da ronda 2: ganham {label(last['pairs'][0])}."
+            )
             expect(item).to_contain_text(f"Falta de comparência: ganham {label(last['pairs'][0])}")
         play_by_api(key, base, tournament_id, number, min)
         organizer.reload()
