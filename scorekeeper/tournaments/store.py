@@ -97,15 +97,7 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
         else tuple(range(1, len(pairs) + 1))
     )
     for entry, (pair, seed) in enumerate(zip(pairs, seeds, strict=True), start=1):
-        tournament.pairs.append(
-            Pair(
-                number=seed,
-                entry=entry,
-                name=pair.name,
-                player0=pair.players[0],
-                player1=pair.players[1],
-            )
-        )
+        add_pair(tournament, pair, seed, entry)
     tournament.pairs.sort(key=lambda pair: pair.number)
     if settings.format == "swiss":
         tournament.swiss_rounds = [_listed(_fold(tournament, {}).draw_next_round())]
@@ -113,6 +105,19 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
     sync(tournament.id)  # the first round's rubbers, in the same commit
     db.session.commit()
     return tournament, edit_key
+
+
+def add_pair(tournament: Tournament, pair: tourney.PairEntry, number: int, entry: int) -> None:
+    """Store a pair of the tournament: its seed ``number`` and its place as entered."""
+    tournament.pairs.append(
+        Pair(
+            number=number,
+            entry=entry,
+            name=pair.name,
+            player0=pair.players[0],
+            player1=pair.players[1],
+        )
+    )
 
 
 def _listed(pairings: Sequence[tuple[int, int | None]]) -> list[list[int | None]]:
@@ -231,15 +236,24 @@ def sync(tournament_id: str) -> Standing | None:
     one, or the next one once its last is won; the next continues the deal of the one before,
     and the phones that kept that one keep this one. A write that read the same as another and
     lost the place to it creates nothing (:func:`_start_rubber`)."""
-    # One sync of a tournament at a time, each seeing what the one before committed: two
-    # quarter-finals won at once in two transactions would each see the other one unfinished,
-    # and neither would start the semi-final they lead to (on SQLite the writers queue anyway).
+    current = _locked_standing(tournament_id)
+    return _synced(current) if current is not None else None
+
+
+def _locked_standing(tournament_id: str) -> Standing | None:
+    """The tournament's row locked until the transaction ends, and its fold as committed now.
+
+    One sync of a tournament at a time, each seeing what the one before committed: two
+    quarter-finals won at once in two transactions would each see the other one unfinished,
+    and neither would start the semi-final they lead to (on SQLite the writers queue anyway)."""
     tournament = _locked(tournament_id)
-    if tournament is None:
-        return None
+    return standing(tournament, fresh=True) if tournament is not None else None
+
+
+def _synced(current: Standing) -> Standing:
+    """Start the rubbers ``current`` asks for (read under the tournament's lock)."""
     token = _SYNCING.set(True)
     try:
-        current = standing(tournament, fresh=True)
         created = False
         for drawn in current.fold.rounds:
             for match in drawn.matches:
@@ -251,7 +265,7 @@ def sync(tournament_id: str) -> Standing | None:
                 created = _start_rubber(current, match, rows[-1] if rows else None) or created
     finally:
         _SYNCING.reset(token)
-    return standing(tournament, fresh=True) if created else current
+    return standing(current.tournament, fresh=True) if created else current
 
 
 def _locked(tournament_id: str) -> Tournament | None:
@@ -339,9 +353,12 @@ def written(
     (``result_used``); the write is rolled back whole."""
     if _SYNCING.get():
         return  # the sync's own rubber
-    if before is not None:
-        _check_correction(rubber_id, tournament_id, tourney.RubberResult(*before))
-    sync(tournament_id)
+    current = _locked_standing(tournament_id)
+    if current is None:
+        return
+    if before is not None:  # one fold, read under the lock, for the check and the sync
+        _check_correction(rubber_id, current, tourney.RubberResult(*before))
+    _synced(current)
 
 
 def organizer_key_given(tournament_id: str) -> None:
@@ -357,12 +374,11 @@ def _is_organizer(tournament: Tournament) -> bool:
     )
 
 
-def _check_correction(rubber_id: str, tournament_id: str, before: tourney.RubberResult) -> None:
+def _check_correction(rubber_id: str, current: Standing, before: tourney.RubberResult) -> None:
     link = db.session.get(MatchRubber, rubber_id)
-    tournament = _locked(tournament_id)
-    if link is None or tournament is None:
+    if link is None:
         return
-    current = standing(tournament, fresh=True)
+    tournament = current.tournament
     earlier = _fold(tournament, current.rubbers, {rubber_id: before})
     try:
         match = earlier.match(link.round, link.table)

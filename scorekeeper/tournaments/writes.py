@@ -11,7 +11,7 @@ from collections.abc import Callable
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.tournaments import store
-from scorekeeper.tournaments.models import Pair, Tournament
+from scorekeeper.tournaments.models import Tournament
 from scorekeeper.web.columns import utcnow
 
 Write = Callable[[], store.Standing]
@@ -102,15 +102,7 @@ def late_pair(tournament: Tournament, entry: tourney.PairEntry) -> store.Standin
         )
     tourney.check_pairs([*(pair.players for pair in tournament.pairs), entry.players])
     number = len(tournament.pairs) + 1
-    tournament.pairs.append(
-        Pair(
-            number=number,
-            entry=number,
-            name=entry.name,
-            player0=entry.players[0],
-            player1=entry.players[1],
-        )
-    )
+    store.add_pair(tournament, entry, number, number)
     return _synced(tournament)
 
 

@@ -271,16 +271,16 @@ def test_a_rubber_won_and_the_next_one_are_one_write(
     tournament = create(client, format="round_robin", pairs=pairs(4), best_of=3)
     match = matches(tournament, 1)[0]
     rubber = match["rubbers"][0]
-    synced = store.sync
+    locked = store._locked  # where the tournament's sync takes its turn: a busy database
 
     def busy(tournament_id: str) -> Any:
         raise OperationalError("sync", {}, Exception("database is locked"))
 
-    monkeypatch.setattr(store, "sync", busy)
+    monkeypatch.setattr(store, "_locked", busy)
     refused = client.post(f"/api/v1/rubbers/{rubber}/hands", json=BANDEIRA, headers=key(tournament))
     assert refused.status_code in (409, 503), refused.get_json()
     assert client.get(f"/api/v1/rubbers/{rubber}").get_json()["games"] == [0, 0]
-    monkeypatch.setattr(store, "sync", synced)
+    monkeypatch.setattr(store, "_locked", locked)
     win_rubber(client, tournament, rubber, 0)
     (match,) = [m for m in matches(state(client, tournament), 1) if m["table"] == match["table"]]
     assert match["wins"] == [1, 0] and len(match["rubbers"]) == 2
