@@ -55,6 +55,9 @@ class Rubber(Model):
     group_seq: Mapped[int | None]
     origin_id: Mapped[str | None] = mapped_column(String(43))
     """The id of the rubber this one was imported from (the first one of a chain of copies)."""
+    paper_games: Mapped[list[int] | None] = mapped_column(JSON)
+    """The games of a rubber its table kept on paper, [team 0, team 1], given instead of its
+    hands (a tournament's match, ``tournaments.writes.paper_result``); None for every other."""
     tournament_id: Mapped[str | None] = mapped_column(ForeignKey("tournaments.id"))
     """The tournament whose match this rubber is, if any (scorekeeper.tournaments); every write
     of such a rubber sends ``store.tournament_rubber_written``."""

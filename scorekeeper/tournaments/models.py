@@ -15,6 +15,7 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import Model
+from scorekeeper.groups.models import TV_CODE_LENGTH
 from scorekeeper.web.columns import NAME_LENGTH, TOKEN_LENGTH, GrantColumns, utcnow
 
 
@@ -40,6 +41,11 @@ class Tournament(Model):
     """[round, table, winner] of each walkover the organizer entered."""
     withdrawn: Mapped[list[int]] = mapped_column(JSON)
     group_id: Mapped[str | None] = mapped_column(ForeignKey("groups.id"))
+    tv_code: Mapped[str] = mapped_column(String(TV_CODE_LENGTH), index=True, unique=True)
+    """The short code of its TV's address, /tv/<code>, as a group's TV has."""
+    tv_language: Mapped[str | None] = mapped_column(String(8))
+    """The language its TV shows (a locale: pt_PT, pt_BR, en), as the organizer chose; None
+    for the app's default."""
     created_at: Mapped[datetime] = mapped_column(default=utcnow, index=True)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     version: Mapped[int] = mapped_column(nullable=False)

@@ -26,6 +26,8 @@ from sqlalchemy.exc import IntegrityError
 from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
+from scorekeeper.groups import store as group_store
+from scorekeeper.groups.models import Group
 from scorekeeper.rubbers import store as rubbers
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.tournaments import wording
@@ -90,6 +92,7 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
         walkovers=[],
         withdrawn=[],
         group_id=group_id,
+        tv_code=new_tv_code(),
     )
     seeds = (
         tourney.random_draw(len(pairs), secrets.randbits(32))
@@ -105,6 +108,18 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
     sync(tournament.id)  # the first round's rubbers, in the same commit
     db.session.commit()
     return tournament, edit_key
+
+
+def new_tv_code() -> str:
+    """Return a TV code no group and no tournament has yet: /tv/<code> finds either."""
+    while True:
+        code = group_store.tv_code()
+        taken = sa.union_all(
+            sa.select(Group.id).where(Group.tv_code == code),
+            sa.select(Tournament.id).where(Tournament.tv_code == code),
+        )
+        if db.session.execute(taken).first() is None:
+            return code
 
 
 def add_pair(tournament: Tournament, pair: tourney.PairEntry, number: int, entry: int) -> None:
