@@ -166,6 +166,8 @@ class Imported:
     rules: engine.RuleSet
     state: engine.RubberState
     hands: list[tuple[engine.Hand, str | None, Stored]]
+    paper_games: list[int] | None = None
+    """A rubber its table kept on paper: its games, with no hand (``Rubber.paper_games``)."""
     place: int | None = None
     """Its place among the file's rubbers without an origin (which no other import can tell
     apart): an import sent again under its key passes those it made already."""
@@ -217,6 +219,9 @@ def _scored(item: object, where: str) -> Imported:
     Its names as stored before control characters were refused at every door are normalised."""
     value = ImportedRubber.read(_normalised(item), where)
     access.check_names(value.players, f"{where}.players")
+    if value.paper_games is not None and value.hands:  # the paper is instead of the hands
+        message = _("A rubber kept on paper has no hands: give its games or its hands.")
+        raise ApiError(422, message, f"{where}.paper_games", "paper_result")
     first_dealer = value.first_dealer
     if first_dealer is None:
         first = value.hands[0] if value.hands else None
@@ -238,10 +243,26 @@ def _scored(item: object, where: str) -> Imported:
         except engine.ScoringError as error:
             raise ApiError(422, wording.engine_error(error), hand_where, error.code) from None
         folded.append((hand, given.trump, tricks))
+    paper_games = None
+    if value.paper_games is not None:
+        try:
+            state = engine.paper_result(rules, value.paper_games, first_dealer)
+        except engine.ScoringError as error:
+            message = wording.engine_error(error)
+            raise ApiError(422, message, f"{where}.paper_games", error.code) from None
+        paper_games = list(state.games)
     teams = (value.teams[0], value.teams[1])
     origin = value.origin if value.origin is not None else value.id
     return Imported(
-        origin, value.created_at, teams, value.players, first_dealer, rules, state, folded
+        origin,
+        value.created_at,
+        teams,
+        value.players,
+        first_dealer,
+        rules,
+        state,
+        folded,
+        paper_games,
     )
 
 
@@ -268,6 +289,7 @@ def _new_rubber(run: Run, item: Imported) -> tuple[Rubber, str]:
         first_dealer=item.first_dealer,
         rules=item.rules.to_dict(),
         origin_id=item.origin,
+        paper_games=item.paper_games,
     )
     if item.created_at is not None:
         rubber.created_at = item.created_at

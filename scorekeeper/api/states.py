@@ -75,6 +75,7 @@ def rubber_json(rubber: Rubber, state: engine.RubberState) -> dict[str, Any]:
         "version": rubber.version,
         "group": rubber.group_id,
         "tournament": tournament_store.place(rubber),
+        "paper_games": rubber.paper_games,
         "hands": [
             _hand_json(result, rows.get(result.number), rubber.teams) for result in state.hands
         ],

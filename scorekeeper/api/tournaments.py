@@ -15,6 +15,7 @@ from flask import Response, jsonify, request
 from flask_babel import gettext as _
 from sqlalchemy.orm.exc import StaleDataError
 
+from scorekeeper import engine
 from scorekeeper.api import access
 from scorekeeper.api.errors import ApiError
 from scorekeeper.api.operations import (
@@ -29,6 +30,7 @@ from scorekeeper.api.schemas.tournaments import (
     CreatedTournament,
     NewTournament,
     PairInput,
+    PaperResult,
     TournamentState,
     Walkover,
 )
@@ -39,12 +41,15 @@ from scorekeeper.tournaments import shown, store, tables, writes
 from scorekeeper.tournaments.facts import tournament_json
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
+from scorekeeper.web.wording import conflict, engine_error
+from scorekeeper.web.writes import Conflict
 
 bp = ApiBlueprint("tournaments", __name__)
 
 REFUSED = (
     "Fewer than 3 or more than 128 pairs, a player in two pairs, an even best_of, an unknown "
-    "format, rounds of 0 or more than n - 1, groups that do not fit."
+    "format, rounds of 0 or more than n - 1, groups that do not fit, a TV language the app does "
+    "not speak."
 )
 UNKNOWN = "No such tournament, or no such match."
 NO_KEY = "The X-Edit-Key header is missing or is not the tournament's edit key."
@@ -67,6 +72,8 @@ STATUSES = {
     "not_withdrawn": 409,
     "result_used": 409,
     "not_in_play": 409,
+    "match_decided": 409,
+    "rubber_played": 409,
 }
 """The status of each refusal of the engine that is not 422 (a value refused)."""
 
@@ -161,6 +168,7 @@ def create_tournament() -> tuple[Response, int, dict[str, str]]:
         pairs=entries,
         draw=given.draw,
         group_id=group_id,
+        tv_language=given.tv_language,
     )
     standing = store.standing(tournament)
     return created(
@@ -226,6 +234,24 @@ def walkover(tournament_id: str, round_number: int, table: int) -> tuple[Respons
     return _state(_written(lambda: writes.walkover(tournament, round_number, table, given.winner)))
 
 
+@bp.operation(
+    "POST /tournaments/<tournament_id>/rounds/<int:round_number>/matches/<int:table>/result",
+    "givePaperResult",
+)
+@bp.takes(PaperResult, security=EDIT_KEY)
+@bp.answers(200, "The tournament with the rubber's result.", TournamentState, WRITE_REFUSED)
+def paper_result(tournament_id: str, round_number: int, table: int) -> tuple[Response, int]:
+    """The rubber in play at a match, kept on paper by its table: finished with its games."""
+    tournament = _editable(tournament_id)
+    given = PaperResult.read(json_body())
+    return _state(
+        _written(
+            lambda: writes.paper_result(tournament, round_number, table, given.games),
+            {"paper_result": "games"},
+        )
+    )
+
+
 @bp.operation("POST /tournaments/<tournament_id>/pairs/<int:pair>/withdraw", "withdrawPair")
 @bp.takes(None, security=EDIT_KEY)
 @bp.answers(200, "The tournament with the pair withdrawn.", TournamentState, WRITE_REFUSED)
@@ -286,6 +312,14 @@ def _written(write: writes.Write, fields: dict[str, str] | None = None) -> store
     except tourney.TournamentError as error:
         db.session.rollback()
         raise refusal(error, (fields or {}).get(error.code)) from None
+    except Conflict as error:
+        db.session.rollback()
+        raise ApiError(409, error.message or conflict(error.code), None, error.code) from None
+    except engine.ScoringError as error:
+        db.session.rollback()
+        raise ApiError(
+            422, engine_error(error), (fields or {}).get(error.code), error.code
+        ) from None
     except StaleDataError:
         db.session.rollback()
         raise ApiError(

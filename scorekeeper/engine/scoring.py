@@ -41,6 +41,24 @@ class TooManyHandsError(ScoringError):
         )
 
 
+class PaperResultError(ScoringError):
+    """Games kept on paper that no rubber ends with: one team at the target, the other short."""
+
+    code = "paper_result"
+
+    def __init__(self, games: object, target: int) -> None:
+        self.value = games
+        self.target = target
+        super().__init__(
+            f"A rubber kept on paper ends with one team on {target} games or more and the other "
+            f"short of them, not {games!r}."
+        )
+
+
+PAPER_MAX_GAMES = 99
+"""The most games one side may be given on paper: two digits, as the sheet has room for."""
+
+
 class Outcome(enum.Enum):
     """The name a finished rubber is known by, if any."""
 
@@ -186,9 +204,13 @@ class RubberState:
     def dots(self, team: int) -> tuple[int, ...]:
         """The hand number behind each game the team holds now, in the order they were marked.
 
+        A game kept on paper (:func:`paper_result`) has no hand behind it: 0.
+
         >>> replay(RuleSet(), [Hand.played(75), Hand.played(95)]).dots(0)
         (1, 2, 2)
         """
+        if not self.hands:  # none, or the games of a rubber kept on paper, from no hand
+            return (0,) * self.games[team]
         marks: list[int] = []
         for result in self.hands:
             added = result.games[team]
@@ -477,3 +499,40 @@ def replay(rules: RuleSet, hands: Iterable[Hand], first_dealer: int = 0) -> Rubb
     for hand in hands:
         state = play_hand(state, hand)
     return state
+
+
+def paper_result(rules: RuleSet, games: object, first_dealer: int = 0) -> RubberState:
+    """A rubber its table kept on paper: won with these games, without the hands behind them.
+
+    One team holds the target or more and the other less, as a rubber ends
+    (:class:`PaperResultError` otherwise). Its name is only what the games say (pente,
+    chapéu): whether a 4-3 was an arrepio is in the hands the paper kept.
+
+    >>> state = paper_result(RuleSet(), (1, 4))
+    >>> state.finished, state.winner, state.games, state.names
+    (True, 1, (1, 4), (<Outcome.CHAPEU: 'chapeu'>,))
+    >>> try:
+    ...     paper_result(RuleSet(), (4, 4))
+    ... except PaperResultError as error:
+    ...     print(error.code, error.value)
+    paper_result (4, 4)
+    """
+    target = rules.games_to_win
+    if not isinstance(games, tuple | list) or len(games) != 2:  # noqa: PLR2004  two teams
+        raise PaperResultError(games, target)
+    if any(isinstance(g, bool) or not isinstance(g, int) for g in games):
+        raise PaperResultError(games, target)
+    final = (int(games[0]), int(games[1]))
+    if (
+        min(final) < 0
+        or max(final) > PAPER_MAX_GAMES
+        or (max(final) >= target) == (min(final) >= target)
+    ):
+        raise PaperResultError(final, target)
+    winner = 0 if final[0] >= target else 1
+    outcome = _name_outcome(rules, winner, final, loser_on_brink=False)
+    tally = new_rubber(rules, first_dealer).tally
+    return RubberState(
+        replace(tally, games=final, finished=True, winner=winner, outcome=outcome),
+        first_dealer=first_dealer,
+    )

@@ -21,7 +21,7 @@ from werkzeug.wrappers import Response as Redirect
 from scorekeeper.extensions import db
 from scorekeeper.groups import bp, sittings
 from scorekeeper.groups import store as group_store
-from scorekeeper.groups.models import TV_CODE_LENGTH, Group
+from scorekeeper.groups.models import Group
 from scorekeeper.rubbers import drawings
 from scorekeeper.rubbers.access import player_names
 from scorekeeper.rubbers.models import Rubber
@@ -53,18 +53,28 @@ class TvLink:
 @bp.app_template_global()
 def tv_link(group: Group) -> TvLink:
     """Return the short address of the group's TV and its QR code (the group page and the TV's)."""
-    url = url_for("groups.tv", code=group.tv_code, _external=True)
+    return short_tv_link(group.tv_code)
+
+
+def short_tv_link(code: str) -> TvLink:
+    """Return the short address that a TV code makes, and its QR code: a group's or another's."""
+    url = tv_url(code)
     address = url.split("://", 1)[-1]
     return TvLink(address, qr_svg(url, _("QR code of the TV's link")))
 
 
+def tv_url(code: str) -> str:
+    """Return the TV's short address in full (a scheme and host), as a phone's camera opens it."""
+    return url_for("groups.tv", code=code, _external=True)
+
+
 @bp.get("/tv/<code>")
 def tv(code: str) -> Redirect:
-    """Open the TV of the group whose TV code this is (docs/decisions/groups.md)."""
-    group = group_store.by_tv_code(code) if len(code) == TV_CODE_LENGTH else None
-    if group is None:
+    """Open the TV whose code this is: a group's, or a tournament's (docs/decisions/groups.md)."""
+    page = group_store.tv_page(code)
+    if page is None:
         abort(404)
-    return redirect(url_for(".display", group_id=group.id))
+    return redirect(url_for(page.endpoint, **page.values))
 
 
 def playing(group_id: str, now: datetime) -> list[Rubber]:

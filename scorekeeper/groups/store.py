@@ -10,8 +10,11 @@ group's sittings in ``groups.sittings``.
 from __future__ import annotations
 
 import secrets
+from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
+from blinker import Namespace
 from flask_babel import gettext as _
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm.exc import StaleDataError
@@ -79,10 +82,12 @@ def tv_code() -> str:
 
 
 def new_tv_code() -> str:
-    """Return a TV code no group has yet (two alike are one in 10^13: drawn again)."""
+    """Return a TV code that opens no TV yet, a group's or another's (:func:`tv_page`).
+
+    Two alike are one in 10^13: drawn again."""
     while True:
         code = tv_code()
-        if db.session.execute(sa.select(Group.id).where(Group.tv_code == code)).first() is None:
+        if tv_page(code) is None:
             return code
 
 
@@ -91,6 +96,38 @@ def by_tv_code(code: str) -> Group | None:
     return db.session.execute(
         sa.select(Group).where(Group.tv_code == code.lower())
     ).scalar_one_or_none()
+
+
+signals = Namespace()
+tv_code_sought = signals.signal("tv-code-sought")
+"""Sent with a TV code that no group has (lower case, as the sender). A feature above the groups
+whose TVs have codes of their own (the tournaments) answers with its :class:`TvPage` when the
+code is one of its TVs', else None: the groups know nothing of them, yet /tv/<code> opens their
+TVs and a new code is drawn unused by any (docs/decisions/groups.md, "The TV's short address")."""
+
+
+@dataclass(frozen=True)
+class TvPage:
+    """The TV a short code opens: the endpoint of its page and the values of its address."""
+
+    endpoint: str
+    values: dict[str, Any]
+
+
+def tv_page(code: str) -> TvPage | None:
+    """Return the TV a code opens, typed in either case: a group's, else one a listener names.
+
+    None for a code that is none (:data:`tv_code_sought`)."""
+    code = code.lower()
+    if len(code) != TV_CODE_LENGTH:
+        return None
+    group = by_tv_code(code)
+    if group is not None:
+        return TvPage("groups.display", {"group_id": group.id})
+    for _listener, answer in tv_code_sought.send(code):
+        if isinstance(answer, TvPage):
+            return answer
+    return None
 
 
 GRANTS: grants.Granted[Group] = grants.Granted(

@@ -84,7 +84,9 @@ class Rubber(Model):
         return engine.RuleSet.from_dict(self.rules)
 
     def state(self) -> engine.RubberState:
-        """The engine's fold of the stored hands."""
+        """The engine's fold of the stored hands, or the result its table kept on paper."""
+        if self.paper_games is not None:
+            return engine.paper_result(self.rule_set(), self.paper_games, self.first_dealer)
         stored = inspect(self)
         if stored.persistent and "hands" in stored.unloaded:
             # Only the columns the fold reads, without making a Hand object of each row.

@@ -247,5 +247,27 @@ def replace_hand(
     return change
 
 
-undo_last = RUBBERS.undo_last
-"""The change that removes the last hand."""
+def kept_on_paper(games: object) -> Change:
+    """The change that finishes a rubber with no hand with the games its table kept on paper.
+
+    The engine refuses games no rubber ends with (``PaperResultError``); a rubber with a hand,
+    or given its games already, is refused (``Conflict("rubber_played")``)."""
+
+    def change(rubber: Rubber) -> engine.RubberState:
+        if rubber.paper_games is not None or rubber.hand_count or rubber.hands:
+            raise Conflict("rubber_played")
+        state = engine.paper_result(rubber.rule_set(), games, rubber.first_dealer)
+        rubber.paper_games = list(state.games)
+        return state
+
+    return change
+
+
+def undo_last(rubber: Rubber) -> engine.RubberState:
+    """The change that removes the last hand, or the games of a rubber kept on paper.
+
+    A paper result is taken back as a last hand is: the rubber is in play again, with no hand."""
+    if rubber.paper_games is not None and not rubber.hands:
+        rubber.paper_games = None
+        return rubber.state()
+    return RUBBERS.undo_last(rubber)

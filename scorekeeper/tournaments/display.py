@@ -102,7 +102,9 @@ def bracket_svg(tournament_id: str) -> Response:
 
 @bp.get("/t/<tournament_id>/tv")
 def tv(tournament_id: str) -> Response:
-    """The tournament's TV, for the room: the round in play, the standings or the bracket."""
+    """The tournament's TV, for the room: the round in play, the standings or the bracket.
+
+    In the language the organizer chose for it, whatever the TV's browser speaks."""
 
     def build(standing: store.Standing, tag: str) -> str:
         current = round_in_play(standing.fold)
@@ -118,4 +120,4 @@ def tv(tournament_id: str) -> Response:
             follow_tag=tag,
         )
 
-    return shown.kept(tournament_id, "tv", build, mimetype="text/html")
+    return shown.kept(tournament_id, "tv", build, mimetype="text/html", tv=True)

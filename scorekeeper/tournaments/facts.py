@@ -7,6 +7,7 @@ from typing import Any
 from flask import url_for
 
 from scorekeeper.engine import tournaments as tourney
+from scorekeeper.groups.display import tv_url
 from scorekeeper.tournaments.store import Standing
 
 
@@ -55,6 +56,8 @@ def tournament_json(standing: Standing) -> dict[str, Any]:
         "winner": fold.winner,
         "current_round": fold.current_round,
         "group": tournament.group_id,
+        "tv_url": tv_url(tournament.tv_code),
+        "tv_language": tournament.tv_language,
         "pairs": [
             {
                 "number": pair.number,

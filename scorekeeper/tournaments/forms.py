@@ -1,9 +1,10 @@
-"""The organizer's forms: a new tournament, and a pair that came late to a Swiss."""
+"""The organizer's forms: a new tournament, a late pair, a result kept on paper, the TV's language."""
 
 from __future__ import annotations
 
 from typing import Any, cast
 
+from flask_babel import gettext
 from flask_babel import lazy_gettext as _l
 from wtforms import (
     BooleanField,
@@ -13,16 +14,35 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
-from wtforms.validators import DataRequired, Length, Optional
+from wtforms.validators import AnyOf, DataRequired, InputRequired, Length, Optional
 
 from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.web.columns import NAME_LENGTH
 from scorekeeper.web.forms import Form, choices, name_field, name_text, printable, within
+from scorekeeper.web.i18n import LOCALES, select_locale
 
 PAIRS_TEXT_LENGTH = 20_000
 """128 pairs of two long names a line, and room to spare."""
+
+
+def tv_language_field() -> SelectField:
+    """The language the tournament's TV speaks: the organizer's own unless another is picked.
+
+    Each language named in itself, as the language switch names them."""
+    return SelectField(
+        _l("Language of the TV"),
+        choices=choices(list(LOCALES.items())),
+        default=select_locale,
+        validate_choice=False,  # AnyOf says which ones, where WTForms says "Not a valid choice."
+        validators=[
+            AnyOf(
+                list(LOCALES),
+                message=_l("Choose the TV's language from the list."),
+            )
+        ],
+    )
 
 
 class NewTournamentForm(Form):
@@ -95,6 +115,7 @@ class NewTournamentForm(Form):
         render_kw={"inputmode": "numeric"},
     )
     third_place = BooleanField(_l("A match for third place"))
+    tv_language = tv_language_field()
     group = HiddenField()
     """The group whose history the matches join (from its page), if any."""
     # The rules as a rubber's: the same fields, read the same way.
@@ -145,3 +166,42 @@ class LatePairForm(Form):
         """The pair as the engine takes it (its players checked there, as a pasted line's)."""
         players = (self.player0.data or "", self.player1.data or "")
         return tourney.PairEntry(players, self.name.data or None)
+
+
+class TvLanguageForm(Form):
+    """The organizer's later choice of the language the tournament's TV speaks."""
+
+    tv_language = tv_language_field()
+
+
+class GamesField(IntegerField):
+    """A number of games as typed: anything but a whole number is asked again, in words."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        try:
+            super().process_formdata(valuelist)
+        except ValueError:
+            raise ValueError(gettext("Type the games each pair made on the paper.")) from None
+
+
+def games_field() -> GamesField:
+    """One pair's games on the table's paper: a whole number the engine then weighs."""
+    return GamesField(
+        _l("Games"),
+        validators=[
+            InputRequired(_l("Type the games each pair made on the paper.")),
+            within(0, engine.PAPER_MAX_GAMES),
+        ],
+        render_kw={"inputmode": "numeric"},
+    )
+
+
+class PaperResultForm(Form):
+    """The games of a match's rubber that its table kept on paper, in the match's order."""
+
+    games0 = games_field()
+    games1 = games_field()
+
+    def games(self) -> list[int]:
+        """The games as the engine takes them (a rubber's end is checked there)."""
+        return [self.games0.data or 0, self.games1.data or 0]

@@ -18,7 +18,7 @@ from werkzeug.exceptions import NotFound
 
 from scorekeeper.tournaments import bracket, store
 from scorekeeper.web import downloads, page_cache
-from scorekeeper.web.i18n import select_locale
+from scorekeeper.web.i18n import pin_locale, select_locale
 
 NONE_KEPT = page_cache.Kept(256)
 """The names of documents that are none (the bracket of a Swiss): their 404 costs no fold."""
@@ -29,13 +29,16 @@ def read(tournament_id: str) -> store.Standing:
     return store.standing(store.GRANTS.or_404(tournament_id))
 
 
-def name_of(tournament_id: str, kind: str) -> Hashable | None:
+def name_of(tournament_id: str, kind: str, *, tv: bool = False) -> Hashable | None:
     """The name a document of ``kind`` is kept under, from the fingerprint's one query.
 
-    None for a tournament that is none."""
+    The TV's (``tv``) is in the language the organizer chose for it, if any, whatever the
+    reader's: the request speaks it from here on. None for a tournament that is none."""
     seen = store.fingerprint(tournament_id)
     if seen is None:
         return None
+    if tv:
+        pin_locale(seen.tv_language)
     return (kind, tournament_id, seen.state, select_locale(), request.scheme, request.host)
 
 
@@ -48,14 +51,16 @@ def kept(  # noqa: PLR0913  what a document is, each named by its caller
     filename: str | None = None,
     cache_control: str = "private, no-cache",
     missing: Callable[[], Exception] = NotFound,
+    tv: bool = False,
 ) -> Response:
     """The tournament's document of ``kind``: 304 to an If-None-Match that holds, else kept.
 
     ``build`` makes its text from the tournament and the ETag it is sent with (which a page that
     follows the tournament asks again with); it runs once per change of the tournament in a
     worker. ``missing`` is raised for a tournament that is none; a document that ``build``
-    finds is none (404) is remembered as none while the tournament stands."""
-    name = name_of(tournament_id, kind)
+    finds is none (404) is remembered as none while the tournament stands. ``tv``: the TV's
+    page, in its own language (:func:`name_of`)."""
+    name = name_of(tournament_id, kind, tv=tv)
     if name is None:
         raise missing()
     if NONE_KEPT.get(name):

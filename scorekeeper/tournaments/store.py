@@ -27,7 +27,6 @@ from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.groups import store as group_store
-from scorekeeper.groups.models import Group
 from scorekeeper.rubbers import store as rubbers
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
 from scorekeeper.tournaments import wording
@@ -73,8 +72,11 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
     draw: str,
     group_id: str | None = None,
     device: str | None = None,
+    tv_language: str | None = None,
 ) -> tuple[Tournament, str]:
-    """Store a new tournament, its pairs seeded, and its first round's rubbers; return its key."""
+    """Store a new tournament, its pairs seeded, and its first round's rubbers; return its key.
+
+    ``tv_language`` is the locale its TV speaks (None: each TV its own browser's)."""
     edit_key = tokens.new_token()
     tournament = Tournament(
         id=tokens.new_token(),
@@ -93,6 +95,7 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
         withdrawn=[],
         group_id=group_id,
         tv_code=new_tv_code(),
+        tv_language=tv_language,
     )
     seeds = (
         tourney.random_draw(len(pairs), secrets.randbits(32))
@@ -111,15 +114,21 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
 
 
 def new_tv_code() -> str:
-    """Return a TV code no group and no tournament has yet: /tv/<code> finds either."""
-    while True:
-        code = group_store.tv_code()
-        taken = sa.union_all(
-            sa.select(Group.id).where(Group.tv_code == code),
-            sa.select(Tournament.id).where(Tournament.tv_code == code),
-        )
-        if db.session.execute(taken).first() is None:
-            return code
+    """Return a TV code no group and no tournament has yet: /tv/<code> finds either.
+
+    The groups draw it; they ask this module for the tournaments' codes (:func:`tv_page`)."""
+    return group_store.new_tv_code()
+
+
+@group_store.tv_code_sought.connect
+def tv_page(code: str) -> group_store.TvPage | None:
+    """Return the TV of the tournament whose TV code this is (lower case), for /tv/<code>."""
+    found = db.session.execute(
+        sa.select(Tournament.id).where(Tournament.tv_code == code)
+    ).scalar_one_or_none()
+    if found is None:
+        return None
+    return group_store.TvPage("tournaments.tv", {"tournament_id": found})
 
 
 def add_pair(tournament: Tournament, pair: tourney.PairEntry, number: int, entry: int) -> None:
@@ -513,6 +522,7 @@ _FINGERPRINT = (
             _GRANTS.c.device == sa.bindparam("device"),
         )
         .exists(),
+        _TOURNAMENTS.c.tv_language,
     )
     .select_from(
         _TOURNAMENTS.outerjoin(_LINKS, _LINKS.c.tournament_id == _TOURNAMENTS.c.id).outerjoin(
@@ -520,7 +530,7 @@ _FINGERPRINT = (
         )
     )
     .where(_TOURNAMENTS.c.id == sa.bindparam("tournament_id"))
-    .group_by(_TOURNAMENTS.c.id, _TOURNAMENTS.c.version)
+    .group_by(_TOURNAMENTS.c.id, _TOURNAMENTS.c.version, _TOURNAMENTS.c.tv_language)
 )
 """The tournament's fingerprint and the phone's grant, built once: a follower's page and poll
 are answered from this query alone."""
@@ -541,15 +551,18 @@ def fingerprint(tournament_id: str, device: str | None = None) -> Fingerprint | 
     )
     if row is None:
         return None
-    return Fingerprint((int(row[0]), int(row[1]), int(row[2])), bool(row[3]))
+    return Fingerprint((int(row[0]), int(row[1]), int(row[2])), bool(row[3]), row[4])
 
 
 @dataclass(frozen=True)
 class Fingerprint:
-    """A tournament's state in three numbers, and whether the asking phone runs it."""
+    """A tournament's state in three numbers, and whether the asking phone runs it.
+
+    With the language its TV speaks, which its TV's page is kept in (``shown.kept``)."""
 
     state: tuple[int, int, int]
     organizer: bool
+    tv_language: str | None = None
 
     @property
     def etag(self) -> str:

@@ -23,14 +23,21 @@ from flask import (
 from flask_babel import get_locale
 from werkzeug.wrappers import Response
 
+from scorekeeper import engine
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
 from scorekeeper.groups import store as group_store
+from scorekeeper.groups.display import short_tv_link
 from scorekeeper.rubbers import house_rules
 from scorekeeper.rubbers.forms import NewRubberForm
 from scorekeeper.tournaments import bp, display, shown, store, wording, writes
 from scorekeeper.tournaments import tables as table_links
-from scorekeeper.tournaments.forms import LatePairForm, NewTournamentForm
+from scorekeeper.tournaments.forms import (
+    LatePairForm,
+    NewTournamentForm,
+    PaperResultForm,
+    TvLanguageForm,
+)
 from scorekeeper.tournaments.keep_link import ask_to_keep_link
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.tournaments.wording import fault
@@ -38,6 +45,8 @@ from scorekeeper.web import page_cache, security
 from scorekeeper.web.columns import utcnow
 from scorekeeper.web.device import current_device, ensure_device, held_key, remember_key
 from scorekeeper.web.qr import qr_svg
+from scorekeeper.web.wording import conflict, engine_error
+from scorekeeper.web.writes import Conflict
 
 grant = bp.add_url_rule(
     "/t/<tournament_id>/edit/<key>",
@@ -86,6 +95,7 @@ def new_tournament() -> Any:
                     draw=form.draw.data,
                     group_id=group.id if group is not None else None,
                     device=ensure_device(),
+                    tv_language=form.tv_language.data,
                 )
                 remember_key(tournament.id, key, store.GRANTS.book)
                 ask_to_keep_link(tournament.id)
@@ -163,6 +173,7 @@ def _render(found: Tournament, organizer: bool, etag: str) -> str:
         bracket_title=display.bracket_title(standing),
         follow_tag=etag,
         own_link=own_link,
+        tv=short_tv_link(found.tv_code),
         corrections=_corrections(standing) if organizer else None,
     )
 
@@ -175,7 +186,17 @@ def _corrections(standing: store.Standing) -> dict[str, Any]:
         # Round 1 has no result before it to correct: its undraw is the API's alone.
         "undraw": undraw if undraw is not None and undraw > 1 else None,
         "late_pair": LatePairForm() if writes.can_add_late_pair(standing) else None,
+        "tv_language": _tv_language_form(standing.tournament),
+        "paper_result": PaperResultForm(),
+        "paper_max": engine.PAPER_MAX_GAMES,
     }
+
+
+def _tv_language_form(found: Tournament) -> TvLanguageForm:
+    """The TV's language as chosen; the organizer's own for a TV that speaks its browser's."""
+    if found.tv_language is None:
+        return TvLanguageForm()
+    return TvLanguageForm(tv_language=found.tv_language)
 
 
 Said = Callable[[store.Standing], str]
@@ -192,6 +213,12 @@ def _organizer_write(
     except tourney.TournamentError as error:
         db.session.rollback()
         flash(fault(error), "conflict")
+    except engine.ScoringError as error:  # a rubber's games that no rubber ends with
+        db.session.rollback()
+        flash(engine_error(error), "conflict")
+    except Conflict as error:  # the rubber changed under the write (a hand, another phone)
+        db.session.rollback()
+        flash(error.message or conflict(error.code), "conflict")
     else:
         if said is not None:
             flash(said(standing), "done")
@@ -272,6 +299,42 @@ def undo_walkover(tournament_id: str, round_number: int, table: int) -> Response
     )
 
 
+@bp.post("/t/<tournament_id>/rounds/<int:round_number>/tables/<int:table>/result")
+def paper_result(tournament_id: str, round_number: int, table: int) -> Response:
+    """The games of the rubber in play at a match, kept on paper by its table."""
+    found = store.GRANTS.editable_or_403(tournament_id)
+    form = PaperResultForm()
+    if not form.validate():
+        for error in (*form.games0.errors, *form.games1.errors)[:1]:
+            flash(str(error), "conflict")
+        return redirect(url_for(".tournament", tournament_id=found.id))
+    games = form.games()
+
+    def said(standing: store.Standing) -> str:
+        match = standing.fold.match(round_number, table)
+        labels = standing.labels()
+        first, second = (labels[pair] if pair is not None else "" for pair in match.pairs)
+        return wording.paper_result_given(
+            round_number, table, f"{first} {games[0]} – {games[1]} {second}"
+        )
+
+    return _organizer_write(
+        tournament_id,
+        lambda found: writes.paper_result(found, round_number, table, games),
+        said,
+    )
+
+
+@bp.post("/t/<tournament_id>/rounds/<int:round_number>/tables/<int:table>/result/undo")
+def undo_paper_result(tournament_id: str, round_number: int, table: int) -> Response:
+    """Take back a result kept on paper while nothing depends on it."""
+    return _organizer_write(
+        tournament_id,
+        lambda found: writes.undo_paper_result(found, round_number, table),
+        lambda standing: wording.paper_result_undone(round_number, table),
+    )
+
+
 @bp.post("/t/<tournament_id>/pairs/<int:pair>/withdraw")
 def withdraw(tournament_id: str, pair: int) -> Any:
     """A pair withdraws: its matches still to play are walkovers; asked first, then done."""
@@ -314,4 +377,21 @@ def late_pair(tournament_id: str) -> Response:
         tournament_id,
         lambda found: writes.late_pair(found, entry),
         lambda standing: wording.late_pair_joined(standing.tournament.pairs[-1].label),
+    )
+
+
+@bp.post("/t/<tournament_id>/tv-language")
+def tv_language(tournament_id: str) -> Response:
+    """The organizer picks another language for the tournament's TV; it speaks it at its next look."""
+    found = store.GRANTS.editable_or_403(tournament_id)
+    form = TvLanguageForm()
+    if not form.validate():
+        for error in form.tv_language.errors[:1]:
+            flash(str(error), "conflict")
+        return redirect(url_for(".tournament", tournament_id=found.id))
+    locale = form.tv_language.data
+    return _organizer_write(
+        tournament_id,
+        lambda found: writes.tv_language(found, locale),
+        lambda standing: wording.tv_language_set(locale),
     )

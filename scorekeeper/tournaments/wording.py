@@ -90,6 +90,11 @@ FAULTS: dict[str, Sentence] = {
     "no_late_pairs": lambda error: _(
         "Only a Swiss tournament takes a late pair, before its last round is drawn."
     ),
+    "match_decided": lambda error: _("This match is decided already."),
+    "no_paper_result": lambda error: _("No rubber of this match was kept on paper."),
+    "rubber_played": lambda error: _(
+        "The rubber in play at this match has hands already: its result is in them, not on paper."
+    ),
     "too_many_players": lambda error: _(
         "A pair is two players, not more: %(value)s.", value=error.value
     ),
@@ -222,6 +227,39 @@ def undrawn(round_number: int) -> str:
     )
 
 
+def paper_result_given(round_number: int, table: int, score: str) -> str:
+    """Say which rubber kept on paper was given, with its score."""
+    return _(
+        "Round %(round)s · Table %(table)s: the rubber kept on paper counts, %(score)s.",
+        round=round_number,
+        table=table,
+        score=score,
+    )
+
+
+def paper_result_undone(round_number: int, table: int) -> str:
+    """Say that a rubber kept on paper was taken back: its match is in play again."""
+    return _(
+        "Round %(round)s · Table %(table)s: the result kept on paper is taken back, the rubber is "
+        "in play again.",
+        round=round_number,
+        table=table,
+    )
+
+
 def late_pair_joined(pair: str) -> str:
     """Say that a late pair joined, and from when it plays."""
     return _("%(pair)s join the tournament: they are drawn from the next round.", pair=pair)
+
+
+LANGUAGE_NAMES: dict[str, Callable[[], str]] = {
+    "pt_PT": lambda: _("European Portuguese"),
+    "pt_BR": lambda: _("Brazilian Portuguese"),
+    "en": lambda: _("English"),
+}
+"""The TV's languages (web.i18n.LOCALES) named in the reader's language, for a sentence."""
+
+
+def tv_language_set(locale: str) -> str:
+    """Say in which language the TV shows the tournament from its next look."""
+    return _("The TV now shows the tournament in %(language)s.", language=LANGUAGE_NAMES[locale]())

@@ -10,6 +10,7 @@ from collections.abc import Callable
 
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.extensions import db
+from scorekeeper.rubbers import store as rubbers
 from scorekeeper.tournaments import store
 from scorekeeper.tournaments.models import Tournament
 from scorekeeper.web.columns import utcnow
@@ -104,6 +105,49 @@ def late_pair(tournament: Tournament, entry: tourney.PairEntry) -> store.Standin
     number = len(tournament.pairs) + 1
     store.add_pair(tournament, entry, number, number)
     return _synced(tournament)
+
+
+def paper_result(
+    tournament: Tournament, round_number: int, table: int, games: object
+) -> store.Standing:
+    """The match's rubber in play, kept on paper by its table, given its games.
+
+    It counts as any rubber won: the match's next rubber, or what follows the match, is
+    started in the same transaction (``store.written``)."""
+    current = store.standing(tournament)
+    current.fold.check_paper_result(round_number, table)
+    rows = current.rubbers.get((round_number, table), [])
+    in_play = rows[-1] if rows and not rows[-1].finished else None
+    if in_play is None or in_play.hand_count or in_play.paper_games is not None:
+        raise tourney.TournamentError(
+            "rubber_played", table, "The rubber in play at this match has hands already."
+        )
+    rubbers.write(in_play.id, rubbers.kept_on_paper(games))
+    return store.standing(tournament, fresh=True)
+
+
+def undo_paper_result(tournament: Tournament, round_number: int, table: int) -> store.Standing:
+    """Take back the match's last rubber kept on paper, as its last hand would be undone.
+
+    Checked as any correction of a match's rubber (``store.written``): the organizer's, while
+    nothing depends on the match's result."""
+    current = store.standing(tournament)
+    current.fold.match(round_number, table)  # no_such_match
+    kept = [row for row in current.rubbers.get((round_number, table), []) if row.paper_games]
+    if not kept:
+        raise tourney.TournamentError(
+            "no_paper_result", table, "No rubber of this match was kept on paper."
+        )
+    rubbers.write(kept[-1].id, rubbers.undo_last)
+    return store.standing(tournament, fresh=True)
+
+
+def tv_language(tournament: Tournament, locale: str) -> store.Standing:
+    """The language the tournament's TV speaks from its next look, as the organizer picked it."""
+    tournament.tv_language = locale
+    tournament.updated_at = utcnow()
+    db.session.commit()
+    return store.standing(tournament)
 
 
 def undrawable_round(current: store.Standing) -> int | None:

@@ -6,8 +6,8 @@ from datetime import datetime
 from typing import Any
 
 from babel.dates import get_timezone
-from flask import Flask, request
-from flask_babel import format_datetime, get_locale
+from flask import Flask, g, request
+from flask_babel import format_datetime, get_locale, refresh
 
 from scorekeeper.extensions import babel
 
@@ -20,7 +20,12 @@ _ACCEPTED = {"pt-PT": "pt_PT", "pt-BR": "pt_BR", "en": "en", "pt": "pt_PT"}
 
 
 def select_locale() -> str:
-    """The device's chosen locale, else the browser's best match (a bare ``pt`` is pt-PT)."""
+    """The page's own locale, if it has one; else the device's chosen locale, else the browser's.
+
+    The browser's best match takes a bare ``pt`` as pt-PT."""
+    pinned: str | None = g.get("page_locale")
+    if pinned is not None:
+        return pinned
     chosen = request.cookies.get(LOCALE_COOKIE)
     if chosen in LOCALES:
         return chosen
@@ -28,6 +33,17 @@ def select_locale() -> str:
         return DEFAULT_LOCALE
     best = request.accept_languages.best_match(list(_ACCEPTED))
     return _ACCEPTED.get(best or "", DEFAULT_LOCALE)
+
+
+def pin_locale(locale: str | None) -> None:
+    """Make the rest of this request speak ``locale``, whatever its reader's device speaks.
+
+    For a page whose language its owner chose (a tournament's TV, in the language the organizer
+    picked): every word of it, and the name it is kept under (:func:`select_locale`), are in
+    that language. None, or a locale the interface does not speak, leaves the reader's."""
+    if locale in LOCALES:
+        g.page_locale = locale
+        refresh()  # a word already said in this request chose the reader's
 
 
 TIME_ZONE_COOKIE = "tz"

@@ -91,6 +91,11 @@ ENGINE_ERRORS: dict[type[ValueError], Callable[[Any], str]] = {
         "A rubber holds at most %(count)s hands.", count=engine.scoring.MAX_HANDS
     ),
     engine.HandNotAllowedError: _hand_not_allowed,
+    engine.PaperResultError: lambda error: _(
+        "A rubber kept on paper ends with one team on %(target)s games or more and the other on "
+        "fewer.",
+        target=error.target,
+    ),
     engine.IncompleteRecordError: _incomplete_record,
     engine.RulesError: lambda error: _(
         "The setting %(key)s has a value it does not take.", key=error.key

@@ -1074,13 +1074,17 @@ def test_openapi_lists_every_operation(openapi: dict[str, Any]) -> None:
         ),
         ("/api/v1/tournaments/{tournament_id}/pairs/{pair}/reinstate", "post"),
         ("/api/v1/tournaments/{tournament_id}/pairs", "post"),
+        (
+            "/api/v1/tournaments/{tournament_id}/rounds/{round_number}/matches/{table}/result",
+            "post",
+        ),
     }
     scheme = openapi["components"]["securitySchemes"]["editKey"]
     assert scheme == {"type": "apiKey", "in": "header", "name": "X-Edit-Key"}
     for path, method in operations:
         operation = openapi["paths"][path][method]
         writes = method in ("put", "delete") or path.endswith(("/hands", "/rounds", "/walkover"))
-        writes = writes or path.endswith(("/withdraw", "/reinstate", "/pairs"))
+        writes = writes or path.endswith(("/withdraw", "/reinstate", "/pairs", "/result"))
         assert (operation.get("security") == [{"editKey": []}]) is writes
         for status, response in operation["responses"].items():
             if status.startswith("4"):

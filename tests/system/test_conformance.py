@@ -69,11 +69,13 @@ BEYOND_THE_SCHEMA = {
     "not_withdrawn": "a pair reinstated that has not withdrawn",
     "result_used": "a correction a later match depends on",
     "match_decided": "a table's write to a rubber whose match is decided",
+    "rubber_played": "a result on paper for a rubber that has hands",
     "not_in_play": "a write to a match's rubber that no longer counts (its round undrawn)",
     "no_late_pairs": "a late pair for a tournament that is no Swiss, or past its last round",
     "busy": "the analyses' queue is full",
     "too_many_analyses": "this address has analyses waiting already",
     # A rule across fields or requests, which JSON Schema cannot state.
+    "paper_result": "games on paper that no rubber ends with",
     "impossible_points": "points that do not add up to what a hand can make",
     "unknown_team": "a revoke's team beyond 0 and 1 under the hand's rules",
     "cards_disagree": "points given beside cards that score otherwise",

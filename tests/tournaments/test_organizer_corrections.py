@@ -11,6 +11,7 @@ import re
 from html import unescape
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
 
 PASTED = "Ana e Bruno\nCarla / Duarte\nOs Primos: Eva, Filipe\nGil & Helena\n"
@@ -244,3 +245,108 @@ def test_the_tables_phone_sees_no_corrections(en: FlaskClient) -> None:
         "rounds/1/tables/2/walkover/undo",
     ):
         assert other.post(f"/t/{tournament_id}/{address}").status_code == 403, address
+
+
+# A rubber kept on paper (issue 42, item 11) -----------------------------------------------------
+
+
+def paper_box(html: str, table: int) -> str:
+    """The match's item on the organizer's page, from its table up to the next match."""
+    item = html.split(f'<li data-table="{table}">', 1)[1].split("</li>", 1)[0]
+    return item
+
+
+def test_a_table_that_kept_paper_gives_its_games_from_the_page(en: FlaskClient) -> None:
+    tournament_id = start(en)
+    box = paper_box(page(en, tournament_id), 1)
+    assert "The table kept the score on paper" in text(box)
+    assert "Games of Ana & Bruno" in text(box) and "Games of Os Primos" in text(box)
+    done = en.post(
+        f"/t/{tournament_id}/rounds/1/tables/1/result", data={"games0": "1", "games1": "4"}
+    )
+    assert done.status_code == 302
+    shown = page(en, tournament_id)
+    assert (
+        "Round 1 · Table 1: the rubber kept on paper counts, Ana & Bruno 1 – 4 Os Primos."
+        in notes(shown)
+    )
+    decided = match(en, tournament_id, 1, 1)
+    assert (decided["wins"], decided["winner"]) == ([0, 1], 3)
+    # Decided: the page offers no paper, no walkover, no table link for it any more.
+    assert "The table kept the score on paper" not in text(paper_box(shown, 1))
+    rubber = en.get(f"/api/v1/rubbers/{decided['rubbers'][0]}").get_json()
+    assert (rubber["paper_games"], rubber["hands"]) == ([1, 4], [])
+    # The rubber's own page says it was kept on paper, and draws its cross.
+    rubber_page = text(en.get(f"/r/{rubber['id']}").get_data(as_text=True))
+    assert "Kept on paper: the games were given without their hands." in rubber_page
+    # The organizer takes it back from the tournament's page: the match is in play again.
+    assert "Take back the result kept on paper (1 – 4)" in text(paper_box(shown, 1))
+    taken = en.post(f"/t/{tournament_id}/rounds/1/tables/1/result/undo")
+    assert taken.status_code == 302
+    shown = page(en, tournament_id)
+    assert (
+        "Round 1 · Table 1: the result kept on paper is taken back, the rubber is in play again."
+        in notes(shown)
+    )
+    assert match(en, tournament_id, 1, 1)["winner"] is None
+    assert "The table kept the score on paper" in text(paper_box(shown, 1))
+    again = en.post(f"/t/{tournament_id}/rounds/1/tables/1/result/undo")
+    assert again.status_code == 302
+    assert "No rubber of this match was kept on paper." in notes(page(en, tournament_id))
+
+
+@pytest.mark.parametrize(
+    ("data", "said"),
+    [
+        ({"games0": "4", "games1": "4"}, "A rubber kept on paper ends with one team on 4 games"),
+        ({"games0": "3", "games1": "1"}, "A rubber kept on paper ends with one team on 4 games"),
+        ({"games0": "", "games1": "4"}, "Type the games each pair made on the paper."),
+        ({"games0": "quatro", "games1": "1"}, "Type the games each pair made on the paper."),
+        ({"games0": "100", "games1": "1"}, "Type a whole number from 0 to 99."),
+    ],
+)
+def test_games_no_rubber_ends_with_are_said_and_nothing_is_stored(
+    en: FlaskClient, data: dict[str, str], said: str
+) -> None:
+    tournament_id = start(en)
+    refused = en.post(f"/t/{tournament_id}/rounds/1/tables/1/result", data=data)
+    assert refused.status_code == 302
+    shown = notes(page(en, tournament_id))
+    assert any(note.startswith(said) for note in shown), shown
+    unplayed = match(en, tournament_id, 1, 1)
+    assert (unplayed["wins"], unplayed["winner"]) == ([0, 0], None)
+    rubber = en.get(f"/api/v1/rubbers/{unplayed['rubbers'][0]}").get_json()
+    assert (rubber["paper_games"], rubber["finished"]) == (None, False)
+
+
+def test_a_rubber_with_a_hand_is_not_given_on_paper(en: FlaskClient) -> None:
+    tournament_id = start(en)
+    link = re.findall(r'href="http://localhost(/t/[^"]+/tables/[^"]+)"', page(en, tournament_id))[0]
+    table = en.application.test_client()
+    rubber_id = table.get(link).location.rsplit("/", 1)[-1]
+    assert rubber_id == match(en, tournament_id, 1, 1)["rubbers"][0]
+    recorded = table.post(f"/r/{rubber_id}/hands", data={"points": "70", "team": "0"})
+    assert recorded.status_code == 302
+    assert "The table kept the score on paper" not in text(paper_box(page(en, tournament_id), 1))
+    refused = en.post(
+        f"/t/{tournament_id}/rounds/1/tables/1/result", data={"games0": "4", "games1": "0"}
+    )
+    assert refused.status_code == 302
+    assert (
+        "The rubber in play at this match has hands already: its result is in them, not on paper."
+        in notes(page(en, tournament_id))
+    )
+    assert match(en, tournament_id, 1, 1)["winner"] is None
+
+
+def test_only_the_organizer_gives_a_result_kept_on_paper(en: FlaskClient, app: Flask) -> None:
+    tournament_id = start(en)
+    stranger = app.test_client()
+    assert "The table kept the score on paper" not in stranger.get(f"/t/{tournament_id}").get_data(
+        as_text=True
+    )
+    refused = stranger.post(
+        f"/t/{tournament_id}/rounds/1/tables/1/result", data={"games0": "4", "games1": "0"}
+    )
+    assert refused.status_code == 403
+    assert match(en, tournament_id, 1, 1)["winner"] is None

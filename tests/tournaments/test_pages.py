@@ -34,8 +34,9 @@ def test_pasted_lines_make_the_pairs_and_the_draw(en: FlaskClient) -> None:
     # Four pairs, a bracket of 4 in seed order: 1-4, 2-3.
     assert "Ana & Bruno 0 – 0 Gil & Helena" in words
     assert "Carla & Duarte 0 – 0 Os Primos" in words
-    # The organizer's phone: a QR code and a link for each table's phone.
-    assert page.count('class="qr"') == 2
+    # The organizer's phone: a QR code and a link for each table's phone, and the TV's.
+    assert page.count('<div class="qr-box">') == 2
+    assert page.count('class="qr"') == 3
     links = re.findall(r'href="(http://localhost/t/[^"]+/tables/[^"]+)"', page)
     assert len(links) == 2
 
@@ -132,7 +133,7 @@ def test_a_phone_without_the_edit_link_sees_no_organizer_tools(en: FlaskClient) 
     other = en.application.test_client()
     other.environ_base["HTTP_ACCEPT_LANGUAGE"] = "en"
     page = other.get(address).get_data(as_text=True)
-    assert 'class="qr"' not in page and "withdraws" not in page
+    assert 'class="qr-box"' not in page and "withdraws" not in page
     tournament_id = address.rsplit("/", 1)[-1]
     refused = other.post(f"/t/{tournament_id}/pairs/1/withdraw")
     assert refused.status_code == 403
@@ -292,7 +293,7 @@ def test_the_organizers_own_link_runs_it_from_another_phone(en: FlaskClient) -> 
     assert "The organizer's link" not in text(helper.get(address).get_data(as_text=True))
     assert helper.get(link).status_code == 302
     helped = helper.get(address).get_data(as_text=True)
-    assert helped.count('class="qr"') == 2 and link in helped
+    assert helped.count('class="qr-box"') == 2 and link in helped
     api = helper.post(f"/api/v1/tournaments/{tournament_id}/pairs/4/withdraw")
     assert api.status_code == 403  # the API asks for the key itself
     key = link.rsplit("/", 1)[-1]
@@ -327,7 +328,7 @@ def test_a_round_robin_shows_its_current_round_at_the_tables(en: FlaskClient) ->
     # Round 1's two matches only, labelled with their round; one QR code for each.
     tables = in_play(page)
     assert tables.count("Round 1 · Table") == 2 and "Round 2" not in tables, tables
-    assert page.count('class="qr"') == 2
+    assert page.count('class="qr-box"') == 2
     # The rounds in order, round 1 first.
     headings = re.findall(r'<h2 id="round-(\d+)"', page)
     assert headings == ["1", "2", "3", "4", "5"]
@@ -340,12 +341,12 @@ def test_a_round_robin_shows_its_current_round_at_the_tables(en: FlaskClient) ->
     # A table whose match is decided sees nothing more until the round moves on.
     page = en.get(address).get_data(as_text=True)
     assert in_play(page).count("Round 1 · Table") == 1 and "Round 2" not in in_play(page)
-    assert page.count('class="qr"') == 1
+    assert page.count('class="qr-box"') == 1
     record_bandeira(en, links[1])
     page = en.get(address).get_data(as_text=True)
     tables = in_play(page)
     assert tables.count("Round 2 · Table") == 2 and "Round 1" not in tables, tables
-    assert page.count('class="qr"') == 2
+    assert page.count('class="qr-box"') == 2
     tv = en.get(f"/t/{tournament_id}/tv").get_data(as_text=True)
     assert set(re.findall(r'data-round="(\d+)"', tv)) == {"2"}
 

@@ -78,6 +78,11 @@ class ImportedRubber(Part):
     )
     rules: GivenRules | None = None
     created_at: f.Moment | None = None
+    paper_games: Annotated[
+        SkipValidation[list[Any]] | None,
+        Field(description="A tournament's rubber kept on paper: its games, with no hand."),
+    ] = None
+    """Read by the engine (``engine.paper_result``), which says why games end no rubber."""
 
 
 class GroupExport(Part):

@@ -267,6 +267,11 @@ class RubberState(BaseModel):
     tournament: MatchPlace | None = Field(
         f.OMITTED, description="A tournament's match: where it is played."
     )
+    paper_games: Annotated[list[int], Field(min_length=2, max_length=2)] | None = Field(
+        f.OMITTED,
+        description="A tournament's rubber its table kept on paper: its games, given with no "
+        "hand (POST .../matches/<table>/result); null for every other.",
+    )
     hands: list[Hand]
 
 

@@ -7,15 +7,18 @@ same, so that a client reads them there (docs/decisions/api.md, "The document's 
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
+from flask_babel import gettext as _
 from pydantic import BaseModel, Field, JsonValue
 
+from scorekeeper.api.errors import ApiError
 from scorekeeper.api.schemas import fields as f
-from scorekeeper.api.schemas.reading import Body, Says
+from scorekeeper.api.schemas.reading import Body, Refused, Says
 from scorekeeper.api.schemas.rubbers import GivenRules, Rules, RulesInput
 from scorekeeper.engine import tournaments as tourney
 from scorekeeper.web.columns import VERSION_MAX
+from scorekeeper.web.i18n import LOCALES
 
 MAX_LISTED_PAIRS = 1000
 """A body's longest list of pairs: more than the engine's 128, so that it says why."""
@@ -26,6 +29,27 @@ MAX_LISTED_PAIRS = 1000
 def _documented(**bounds: JsonValue) -> Any:
     """Bounds said to the document, checked by the engine (422 in its words)."""
     return Field(json_schema_extra=bounds)
+
+
+def a_language(problem: Refused) -> ApiError:
+    """Anything but a language the app speaks is refused (422), whatever its JSON type."""
+    message = _(
+        "The TV's language must be one of %(languages)s, or null for each TV's own.",
+        languages=", ".join(LOCALES),
+    )
+    return ApiError(422, message, problem.label, "tv_language")
+
+
+# The interface's languages, made a Literal at run time, which mypy cannot follow: it is told
+# its type.
+if TYPE_CHECKING:
+    Language = str
+else:
+    Language = Literal[tuple(LOCALES)]
+TV_LANGUAGE = (
+    "The language the tournament's TV speaks, whatever the TV's browser does: pt_PT, pt_BR or "
+    "en. Null (the default): each TV its own browser's."
+)
 
 
 PairNumber = Annotated[int, _documented(minimum=1, maximum=tourney.MAX_PAIRS), Says(f.whole_number)]
@@ -62,10 +86,22 @@ class NewTournament(Body):
     group: f.Token | None = Field(
         None, description="A group whose history the matches join; its key goes in X-Group-Key."
     )
+    tv_language: Annotated[Language | None, Says(a_language)] = Field(None, description=TV_LANGUAGE)
 
 
 class Walkover(Body):
     winner: PairNumber = Field(description="The pair that came: it wins the match.")
+
+
+class PaperResult(Body):
+    games: Annotated[
+        list[f.WholeNumber],
+        _documented(minItems=2, maxItems=2),
+        Says(f.listed(None, None, f.whole_number)),
+    ] = Field(
+        description="The games of each pair of the match, in the match's order, as the table "
+        "kept them on paper: one pair at the rubber's target (4) or more, the other on fewer."
+    )
 
 
 # Answers --------------------------------------------------------------------------------------
@@ -131,6 +167,11 @@ class TournamentState(BaseModel):
     rounds: list[Round]
     standings: list[StandingRow]
     group: str | None = f.OMITTED
+    tv_url: f.Url = Field(
+        description="The short address of the tournament's TV, /tv/<code>, for a TV's remote to "
+        "type or a phone to open from its QR code."
+    )
+    tv_language: Language | None = Field(description=TV_LANGUAGE)
     tables: list[TableLink] | None = Field(
         default=f.OMITTED,
         description="Read with the tournament's key only: each table's link for the evening.",

@@ -130,6 +130,27 @@ class Tournament:
         if match.decided or match.wins != (0, 0):
             raise TournamentError("match_played", winner, "A rubber of this match is finished.")
 
+    def check_paper_result(self, round: int, table: int) -> None:
+        """Raise TournamentError when a result kept on paper cannot be given at that match.
+
+        "no_such_match", "bye_match", or "match_decided" (won already, or a walkover). Whether
+        its rubber in play has a hand is the store's to say.
+
+        >>> tournament = fold(Settings("knockout", 5))
+        >>> tournament.check_paper_result(1, 2)
+        >>> tournament.check_paper_result(1, 1)
+        Traceback (most recent call last):
+        ...
+        scorekeeper.engine.tournaments.settings.TournamentError: Pair 1 has a bye in that round.
+        """
+        match = self.match(round, table)
+        if match.is_bye:
+            raise TournamentError(
+                "bye_match", table, f"Pair {match.pairs[0]} has a bye in that round."
+            )
+        if match.decided:
+            raise TournamentError("match_decided", table, "This match is decided already.")
+
     def check_undraw(self, round: int) -> None:
         """Raise TournamentError when ``round`` cannot be undrawn: only a Swiss's last round.
 

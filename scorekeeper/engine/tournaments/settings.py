@@ -37,6 +37,9 @@ ERROR_CODES = (
     "result_used",
     "not_in_play",
     "no_late_pairs",
+    "match_decided",
+    "rubber_played",
+    "no_paper_result",
 )
 """Every ``code`` a :class:`TournamentError` may carry."""
 
