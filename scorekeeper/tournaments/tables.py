@@ -38,20 +38,12 @@ def table_link(tournament_id: str, table: int) -> str:
     )
 
 
-def table_count(fold: tourney.Tournament) -> int:
-    """The tables of the evening: as many as the largest round has matches to play."""
-    return max(
-        (sum(1 for match in drawn.matches if not match.is_bye) for drawn in fold.rounds),
-        default=0,
-    )
-
-
 def links(standing: store.Standing) -> list[dict[str, object]]:
     """Each table's link (API.md, "Tables for the evening")."""
     tournament_id = standing.tournament.id
     return [
         {"table": number, "edit_url": table_link(tournament_id, number)}
-        for number in range(1, table_count(standing.fold) + 1)
+        for number in standing.fold.evening_tables()
     ]
 
 

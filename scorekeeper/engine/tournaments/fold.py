@@ -51,6 +51,31 @@ class Tournament:
             "no_such_match", (round, table), f"There is no match at table {table} of round {round}."
         )
 
+    def evening_tables(self) -> list[int]:
+        """Return every table a match of two pairs plays at, or will: one link each, all evening.
+
+        The rounds drawn give theirs; a knockout's later rounds play at their places in the
+        bracket, 1 to S/4 (the third place at table 2 of the final's round), and a knockout
+        after groups plays its first round at 1 to S/2, known from the start though its pairs
+        are not. A knockout of 6 plays round 1 at tables 2 and 4 (1 and 3 are the byes'
+        places) and its semi-finals at 1 and 2: tables 1, 2 and 4.
+
+        >>> fold(Settings("knockout", 6)).evening_tables(), fold(Settings("round_robin", 5)).evening_tables()
+        ([1, 2, 4], [1, 2])
+        """
+        tables = {
+            match.table for drawn in self.rounds for match in drawn.matches if not match.is_bye
+        }
+        knockout = self.settings.knockout_pairs
+        if knockout is not None:
+            size = bracket_size(knockout)
+            tables |= set(range(1, size // 4 + 1))
+            if self.settings.third_place:
+                tables.add(2)
+            if self.settings.has_groups:
+                tables |= set(range(1, size // 2 + 1))
+        return sorted(tables)
+
     def can_draw_round(self) -> bool:
         """Return whether the organizer may draw the next Swiss round now.
 
