@@ -110,14 +110,31 @@ def tv(tournament_id: str) -> Response:
         current = round_in_play(standing.fold)
         drawing = shown.drawing(standing)
         knockout_begun = drawing is not None and any(box.drawn for box in drawing.boxes)
+        views = tables(standing, current)
         return render_template(
             "tournaments/tv.html",
             standing=standing,
             current=current,
-            tables=tables(standing, current),
+            rounds=sorted({view.match.round for view in views}),
+            tables=views,
+            byes=resting(current, views),
             bracket=drawing if knockout_begun else None,
             bracket_title=bracket_title(standing),
             follow_tag=tag,
         )
 
     return shown.kept(tournament_id, "tv", build, mimetype="text/html", tv=True)
+
+
+def resting(current: tourney.Round | None, views: list[TableView]) -> list[int]:
+    """The pairs the round in play gave a bye that play no match on the screen now.
+
+    A knockout's round-1 bye plays its next match while round 1 finishes: it is not resting."""
+    if current is None:
+        return []
+    playing = {pair for view in views for pair in view.match.pairs if pair is not None}
+    return [
+        match.pairs[0]
+        for match in current.matches
+        if match.is_bye and match.pairs[0] is not None and match.pairs[0] not in playing
+    ]

@@ -183,7 +183,16 @@ def test_the_sitting_shows_each_cross_and_the_running_count(en: FlaskClient) -> 
     page = text(html)
     assert "Ana & Eva 2 – 1 Rui & Zé" in page
     assert "3 rubbers; pentes 1 – 0" in page
-    assert re.search(r"1 – 0 \(pentes 1 – 0\).*1 – 1 \(pentes 1 – 0\).*2 – 1", page)
+    assert re.search(
+        r"Rubbers won: 1 – 0 \(pentes 1 – 0\).*Rubbers won: 1 – 1 \(pentes 1 – 0\)"
+        r".*Rubbers won: 2 – 1",
+        page,
+    )
+    # A rubber in play says its own games, apart from the rubbers the sitting has won.
+    pages.append(en.post(pages[-1] + "/next").location)
+    en.post(pages[3] + "/hands", data={"action": "points", "team": "1", "points": "70"})
+    page = text(en.get(pages[3] + "/sitting").get_data(as_text=True))
+    assert "In play: 0 – 1 Rubbers won: 2 – 1" in page
 
 
 def test_the_rubber_page_charts_its_games(en: FlaskClient) -> None:

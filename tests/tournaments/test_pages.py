@@ -442,3 +442,31 @@ def test_a_swiss_of_too_many_rounds_is_told_the_most_it_can_have(
     assert response.status_code == 422
     words = text(response.get_data(as_text=True))
     assert sentence in words and "Só um torneio suíço" not in words
+
+
+def test_between_swiss_rounds_the_page_has_no_empty_tables_heading(en: FlaskClient) -> None:
+    """Every match of round 1 decided, round 2 not drawn: nothing is at the tables."""
+    tournament_id = start(en, format="swiss", rounds="2").rsplit("/", 1)[-1]
+    current = en.get(f"/api/v1/tournaments/{tournament_id}").get_json()
+    for match in current["rounds"][0]["matches"]:
+        if match["pairs"][1] is None:
+            continue
+        link = re.findall(
+            rf'<li data-table="{match["table"]}">.*?href="http://localhost(/t/[^"]+/tables/[^"]+)"',
+            en.get(f"/t/{tournament_id}").get_data(as_text=True),
+            re.S,
+        )[0]
+        record_bandeira(en.application.test_client(), link)
+    page = en.get(f"/t/{tournament_id}").get_data(as_text=True)
+    assert "Draw round 2" in text(page)
+    assert "At the tables now" not in text(page)
+
+
+def test_a_bye_takes_no_table_number(en: FlaskClient) -> None:
+    """Five pairs: two tables play, and the bye is said without a table of its own."""
+    tournament_id = start(en, format="swiss", rounds="2", pairs=FIVE).rsplit("/", 1)[-1]
+    page = en.get(f"/t/{tournament_id}").get_data(as_text=True)
+    round_one = text(page.split('id="round-1"', 1)[1].split("</section>", 1)[0])
+    assert "Table 1" in round_one and "Table 2" in round_one
+    assert "Table 3" not in round_one
+    assert re.search(r"Bye: [^·]+", round_one)

@@ -88,7 +88,7 @@ def test_the_short_address_opens_the_tournament_s_tv(app: Flask, client: FlaskCl
 def test_a_group_s_short_address_still_opens_the_group_s_tv(client: FlaskClient) -> None:
     group = client.post("/api/v1/groups", json={"name": "Tasca do Zé"}).get_json()
     page = client.get(f"/g/{group['id']}").get_data(as_text=True)
-    (code,) = re.findall(r'class="tv-address">[^<]*/tv/([a-z]+)<', page)
+    (code,) = re.findall(r'class="tv-address">[^<]*<wbr>/tv/([a-z]+)<', page)
     opened = client.get(f"/tv/{code}")
     assert opened.status_code == 302
     assert opened.location == f"/g/{group['id']}/display"
@@ -131,7 +131,7 @@ def test_the_organizer_s_page_shows_the_short_address_and_its_qr_code(
     tournament_id = start(organizer(client, "en"))
     code = stored(app, tournament_id).tv_code
     page = client.get(f"/t/{tournament_id}").get_data(as_text=True)
-    assert re.search(rf'<span class="tv-address">localhost/tv/{code}</span>', page)
+    assert re.search(rf'<span class="tv-address">localhost<wbr>/tv/{code}</span>', page)
     box = page.split('class="tv-link"', 1)[1].split("</details>", 1)[0]
     assert "<title>QR code of the TV&#39;s link</title>" in box or (
         "<title>QR code of the TV's link</title>" in box
@@ -142,7 +142,7 @@ def test_the_organizer_s_page_shows_the_short_address_and_its_qr_code(
     follower = app.test_client()
     seen = follower.get(f"/t/{tournament_id}", headers={"Accept-Language": "pt-PT"})
     followed = seen.get_data(as_text=True)
-    assert f"localhost/tv/{code}" in followed
+    assert f"localhost<wbr>/tv/{code}" in followed
     box = followed.split('class="tv-link"', 1)[1].split("</details>", 1)[0]
     assert "<title>Código QR da ligação da televisão</title>" in box
     assert "Televisão do café:" in text(followed)

@@ -8,6 +8,7 @@ import csv
 import io
 import json
 import re
+from html import unescape
 from typing import Any
 from xml.etree import ElementTree
 
@@ -138,7 +139,7 @@ def test_the_tv_shows_the_round_in_play_and_follows_with_304(client: FlaskClient
     assert f'data-follow="{tag.removeprefix("W/").strip(chr(34))}"' in html
     assert "<title>Torneio da Tasca · Round 1 · Sueca scorekeeper</title>" in html
     # A card per table playing, its rubber's games and cross; the bye below them.
-    cards = re.findall(r'<section class="table[^"]*" data-table="(\d+)"', html)
+    cards = re.findall(r'<section class="table[^"]*" data-tv-card data-table="(\d+)"', html)
     assert cards == ["1", "2"]
     assert "Rubbers won: Ana 1 &amp; Bruno 1 1 – 0 Ana 3 &amp; Bruno 3" in html
     assert html.count('class="cross') == 2
@@ -200,6 +201,28 @@ def test_the_paper_has_the_draw_the_sheets_the_bracket_and_the_standings(
     html = client.get(f"/t/{tournament['id']}/print", headers=EN).get_data(as_text=True)
     assert "Final standings" in html
     assert len(re.findall(r'<section class="sheet"', html)) == 2
+    # Played rounds print their results, never blanks (win_rubber is a bandeira, 4-0).
+    assert "____" not in html
+    results = re.findall(r'<td class="result">(.*?)</td>', html, re.S)
+    assert [text(cell) for cell in results] == ["4 – 0", "4 – 0", "4 – 0"]
+
+
+def test_the_paper_prints_a_walkover_and_leaves_no_table_to_a_bye(client: FlaskClient) -> None:
+    tournament = create(client, format="swiss", pairs=pairs(5), rounds=2)
+    (played, _other) = [m for m in matches(tournament, 1) if m["pairs"][1] is not None]
+    given = client.post(
+        f"/api/v1/tournaments/{tournament['id']}/rounds/1/matches/{played['table']}/walkover",
+        json={"winner": played["pairs"][1]},
+        headers={"X-Edit-Key": tournament["edit_key"], **EN},
+    )
+    assert given.status_code == 200, given.get_json()
+    html = client.get(f"/t/{tournament['id']}/print", headers=EN).get_data(as_text=True)
+    rows = re.findall(r'<tr data-table="\d">(.*?)</tr>', html, re.S)
+    cells = [[text(cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)] for row in rows]
+    winner = f"Ana {played['pairs'][1]} & Bruno {played['pairs'][1]}"
+    assert cells[0][3] == f"Walkover: {winner} win"
+    assert cells[1][3] == "____ – ____"
+    assert cells[2][0] == "" and cells[2][3] == "bye"  # no table for a bye
 
 
 def test_the_standings_as_csv_in_the_readers_language(client: FlaskClient) -> None:
@@ -267,3 +290,7 @@ def test_the_standings_csv_defuses_formulas(client: FlaskClient) -> None:
     lines = list(csv.reader(io.StringIO(client.get(f"/t/{tournament['id']}/standings.csv").text)))
     (row,) = [line for line in lines[1:] if "HYPERLINK" in line[1]]
     assert row[1:3] == ["'=HYPERLINK(1)", "'+Ana & Bruno"]
+
+
+def text(html: str) -> str:
+    return " ".join(unescape(re.sub(r"<[^>]+>", " ", html)).split())
