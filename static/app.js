@@ -252,3 +252,28 @@
     acquire();
   }
 })();
+
+// The panel that stays at the bottom of a phone's screen while a hand is entered covers nothing
+// that must stay in sight (data-in-view: the seats, whose deal it is): where the two do not fit
+// one screen (a small phone, long names, a pending carry), the panel follows the score in the
+// page instead (docs/decisions/screens.md, "The panel and long names").
+(function () {
+  "use strict";
+
+  function place() {
+    var table = document.querySelector(".at-the-table");
+    var kept = table && table.querySelector("[data-in-view]");
+    var sheet = table && table.querySelector(".thumb-sheet");
+    if (!kept || !sheet) return;
+    table.classList.remove("sheet-in-flow");
+    if (getComputedStyle(sheet).position !== "sticky") return;
+    var bottom = kept.getBoundingClientRect().bottom + window.scrollY;
+    if (bottom > window.innerHeight - sheet.getBoundingClientRect().height) {
+      table.classList.add("sheet-in-flow");
+    }
+  }
+
+  place();
+  window.addEventListener("resize", place);
+  document.addEventListener("sueca:page", place);
+})();

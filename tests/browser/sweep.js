@@ -151,6 +151,22 @@
     }
   }
 
+  // What must stay in sight at the table (data-in-view: the seats and whose deal it is) is on
+  // the first screen, and under no panel that stays on the screen (a sticky or fixed one).
+  if (options.phone) {
+    const panels = elements.filter((e) => /sticky|fixed/.test(getComputedStyle(e).position));
+    for (const kept of document.querySelectorAll("[data-in-view]")) {
+      if (!shown(kept)) continue;
+      const box = kept.getBoundingClientRect();
+      const over = panels.filter((p) => !p.contains(kept) && !kept.contains(p))
+        .map((p) => p.getBoundingClientRect())
+        .filter((p) => p.top < box.bottom - 1 && p.bottom > box.top + 1 && p.left < box.right && p.right > box.left);
+      if (box.bottom > height + 1 || over.length) {
+        say("covered or out of sight", kept, `to ${Math.round(box.bottom)} px, a panel from ${over.length ? Math.round(over[0].top) : "-"} px`);
+      }
+    }
+  }
+
   // Across the room: scores of 96 px and names of 32 px at the least, at 1920×1080.
   if (options.tv && width >= 1900) {
     for (const score of document.querySelectorAll("[data-tv=score]")) {
