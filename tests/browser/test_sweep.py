@@ -329,8 +329,13 @@ SWEPT = [
 """The pages' names, known before the seed runs, for the tests' parameters."""
 
 
+SETTLED = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+"""Two frames: the page's own answer to a new size (a TV's pages laid out again) is done."""
+
+
 def look(page: Any, **options: bool) -> list[list[str]]:
     page.wait_for_load_state("load")
+    page.evaluate(SETTLED)
     return list(page.evaluate(CHECKS, options))
 
 
