@@ -29,7 +29,7 @@ class Group(Model):
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     """Rewritten by every write to one of its rubbers: the write holds the group's lock."""
     tv_code: Mapped[str] = mapped_column(String(TV_CODE_LENGTH), index=True, unique=True)
-    """The short code of its TV's address, /tv/<code> (groups.display.new_tv_code)."""
+    """The short code of its TV's address, /tv/<code> (groups.store.new_tv_code)."""
 
 
 class GroupImport(Model):

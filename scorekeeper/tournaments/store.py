@@ -94,7 +94,7 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
         walkovers=[],
         withdrawn=[],
         group_id=group_id,
-        tv_code=new_tv_code(),
+        tv_code=group_store.new_tv_code(),  # none a group or a tournament has (tv_page)
         tv_language=tv_language,
     )
     seeds = (
@@ -111,13 +111,6 @@ def create(  # noqa: PLR0913  keyword-only, each named at its call
     sync(tournament.id)  # the first round's rubbers, in the same commit
     db.session.commit()
     return tournament, edit_key
-
-
-def new_tv_code() -> str:
-    """Return a TV code no group and no tournament has yet: /tv/<code> finds either.
-
-    The groups draw it; they ask this module for the tournaments' codes (:func:`tv_page`)."""
-    return group_store.new_tv_code()
 
 
 @group_store.tv_code_sought.connect

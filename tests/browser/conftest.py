@@ -70,6 +70,15 @@ def live_server(tmp_path: Path) -> Iterator[str]:
         yield url
 
 
+@pytest.fixture
+def organizer(browser: Any) -> Iterator[Any]:
+    """The phone that runs a tournament: a phone's size, 15 s for its heavier pages' actions."""
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(15_000)
+    yield context.new_page()
+    context.close()
+
+
 def _new_phone(browser: Any) -> Iterator[Any]:
     """A page in a fresh phone-sized touch context (its own cookies: its own device)."""
     context = browser.new_context(**PHONE)

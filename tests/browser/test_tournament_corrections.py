@@ -6,25 +6,13 @@ wider than the phone."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import requests
 from playwright.sync_api import expect
 
-from .conftest import PHONE
-
 BANDEIRA = {"points": [120, 0], "all_tricks": True}
 NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
-
-
-@pytest.fixture
-def organizer(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(15_000)
-    yield context.new_page()
-    context.close()
 
 
 def test_an_organizer_withdraws_a_pair_confirming_and_undoes_it(

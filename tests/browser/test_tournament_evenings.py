@@ -29,14 +29,6 @@ TABLE_LINK = re.compile(r'href="(https?://[^"]+/t/[^/"]+/tables/\d+/[^/"]+)" dat
 
 
 @pytest.fixture
-def organizer(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(15_000)
-    yield context.new_page()
-    context.close()
-
-
-@pytest.fixture
 def tables(browser: Any) -> Iterator[Any]:
     """The tables' phones: one device that opens each table's link in turn."""
     context = browser.new_context(**PHONE)

@@ -38,14 +38,6 @@ NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= window.innerWidth"
 
 
 @pytest.fixture
-def organizer(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(15_000)
-    yield context.new_page()
-    context.close()
-
-
-@pytest.fixture
 def english_tv(browser: Any) -> Iterator[Any]:
     """The café's TV, whose browser speaks English: the organizer's choice overrides it."""
     context = browser.new_context(

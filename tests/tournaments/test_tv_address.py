@@ -94,7 +94,9 @@ def test_a_group_s_short_address_still_opens_the_group_s_tv(client: FlaskClient)
     assert opened.location == f"/g/{group['id']}/display"
 
 
-def test_a_new_code_is_none_a_tournament_has(app: Flask, client: FlaskClient) -> None:
+def test_a_new_code_is_none_a_tournament_has(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The groups draw the codes, and ask the tournaments whether one is theirs."""
     from scorekeeper.groups import store as group_store
 
@@ -105,12 +107,8 @@ def test_a_new_code_is_none_a_tournament_has(app: Flask, client: FlaskClient) ->
         assert page is not None
         assert (page.endpoint, page.values) == ("tournaments.tv", {"tournament_id": tournament_id})
         drawn = iter([code, "bcdefghjkm"])
-        real = group_store.tv_code
-        group_store.tv_code = lambda: next(drawn)  # type: ignore[assignment]
-        try:
-            assert group_store.new_tv_code() == "bcdefghjkm"
-        finally:
-            group_store.tv_code = real  # type: ignore[assignment]
+        monkeypatch.setattr(group_store, "tv_code", lambda: next(drawn))
+        assert group_store.new_tv_code() == "bcdefghjkm"
 
 
 def test_the_short_address_is_limited_as_a_group_s(tmp_path: Any) -> None:

@@ -143,17 +143,22 @@ class Tournament:
         ...
         scorekeeper.engine.tournaments.settings.TournamentError: Pair 1 has a bye in that round.
         """
-        match = self.match(round, table)
-        if match.is_bye:
-            raise TournamentError(
-                "bye_match", winner, f"Pair {match.pairs[0]} has a bye in that round."
-            )
+        match = self._played_match(round, table, winner)
         if winner not in match.pairs:
             raise TournamentError("not_a_pair", winner, f"Pair {winner} is not in this match.")
         if winner in self.withdrawn:
             raise TournamentError("withdrawn", winner, f"Pair {winner} has withdrawn.")
         if match.decided or match.wins != (0, 0):
             raise TournamentError("match_played", winner, "A rubber of this match is finished.")
+
+    def _played_match(self, round: int, table: int, value: object) -> Match:
+        """Return the match at ``round`` and ``table``; a bye is no match to play ("bye_match")."""
+        match = self.match(round, table)
+        if match.is_bye:
+            raise TournamentError(
+                "bye_match", value, f"Pair {match.pairs[0]} has a bye in that round."
+            )
+        return match
 
     def check_paper_result(self, round: int, table: int) -> None:
         """Raise TournamentError when a result kept on paper cannot be given at that match.
@@ -168,11 +173,7 @@ class Tournament:
         ...
         scorekeeper.engine.tournaments.settings.TournamentError: Pair 1 has a bye in that round.
         """
-        match = self.match(round, table)
-        if match.is_bye:
-            raise TournamentError(
-                "bye_match", table, f"Pair {match.pairs[0]} has a bye in that round."
-            )
+        match = self._played_match(round, table, table)
         if match.decided:
             raise TournamentError("match_decided", table, "This match is decided already.")
 
