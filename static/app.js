@@ -276,4 +276,9 @@
   place();
   window.addEventListener("resize", place);
   document.addEventListener("sueca:page", place);
+  // Whatever grows above the seats (the network's note, the hands waiting) is placed again.
+  var main = document.querySelector("main");
+  if (main && window.ResizeObserver) {
+    new ResizeObserver(function () { place(); }).observe(main);
+  }
 })();

@@ -248,9 +248,25 @@
     show();
   }
 
+  // The line the server drew for its last hand: while hands wait, it says the newest of them
+  // (the one just entered), not the hand before it.
+  function lastHandLine(items) {
+    var line = document.querySelector(".note-hand");
+    if (!line) {
+      return;
+    }
+    if (!line.hasAttribute("data-served-line")) {
+      line.setAttribute("data-served-line", line.textContent);
+    }
+    var newest = items[items.length - 1];
+    var waiting = template.content.querySelector("[data-waiting]");
+    line.textContent = newest ? newest.label + " · " + text(waiting) : line.getAttribute("data-served-line");
+  }
+
   function show() {
     var items = load();
     own.project(items);
+    lastHandLine(items);
     list.textContent = "";
     items.forEach(function (item, index) {
       var row = template.content.firstElementChild.cloneNode(true);

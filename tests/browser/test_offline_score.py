@@ -11,6 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
+from tests.browser.conftest import PHONE
 from tests.browser.test_offline import (
     edit_link,
     go_offline,
@@ -279,3 +280,36 @@ def test_a_reload_between_two_sends_still_counts_the_hand_sent(
     expect(phone.locator("html")).not_to_have_attribute("data-offline-copy", "")
     expect(score).to_have_text("2 – 0")
     expect(phone.locator(".score .projected-note")).to_have_count(0)
+
+
+def test_a_small_phone_offline_keeps_the_score_the_seats_and_the_hand_just_entered_in_sight(
+    live_server: str, browser: Any
+) -> None:
+    """At 360x640, the network gone: its note and the projection's line push the seats down, so
+    the panel follows them in the page rather than cover them, and the line of the last hand
+    says the hand just kept, not the one before it (issue 43)."""
+    context = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 640}})
+    phone = context.new_page()
+    rubber_id = start_kept_rubber(live_server, phone)
+    phone.get_by_label("Pontos", exact=True).fill("70")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    line = phone.locator(".note-hand")
+    expect(line).to_have_text("Nós: 70 → 1 jogo")
+    phone.wait_for_function(OUTLOOK_KEPT, arg=rubber_id)
+
+    go_offline(phone)
+    phone.get_by_label("Pontos", exact=True).fill("95")
+    phone.get_by_role("button", name="Registar", exact=True).tap()
+    expect(phone.locator(".pending-hand")).to_have_count(1)
+    expect(phone.locator(".scoreline .games")).to_have_text("3 – 0")
+    expect(line).to_have_text("Nós 95 – 25 Eles · ainda não enviada")
+    phone.evaluate("window.scrollTo(0, 0)")
+    sheet = phone.locator(".thumb-sheet").bounding_box()
+    for shown in (".scoreline", ".seats"):
+        box = phone.locator(shown).bounding_box()
+        assert box and sheet, shown
+        covered = phone.evaluate(
+            "() => getComputedStyle(document.querySelector('.thumb-sheet')).position"
+        ) == "sticky" and box["y"] + box["height"] > sheet["y"]
+        assert not covered, (shown, box, sheet)
+    context.close()
