@@ -285,9 +285,11 @@ def test_a_reload_between_two_sends_still_counts_the_hand_sent(
 def test_a_small_phone_offline_keeps_the_score_the_seats_and_the_hand_just_entered_in_sight(
     live_server: str, browser: Any
 ) -> None:
-    """At 360x640, the network gone: its note and the projection's line push the seats down, so
-    the panel follows them in the page rather than cover them, and the line of the last hand
-    says the hand just kept, not the one before it (issue 43)."""
+    """At 360x640 offline, the panel follows the seats down rather than cover them.
+
+    The network's note and the projection's line push the seats down; the line of the last
+    hand says the hand just kept, not the one before it.
+    """
     context = browser.new_context(**{**PHONE, "viewport": {"width": 360, "height": 640}})
     phone = context.new_page()
     rubber_id = start_kept_rubber(live_server, phone)
