@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import sqlite3
@@ -20,6 +21,7 @@ from scorekeeper.extensions import db
 from scorekeeper.groups import store as group_store
 from scorekeeper.rubbers import store
 from scorekeeper.rubbers.models import DeviceRubber, Rubber
+from tests.api.test_tournaments import create, key, matches, pairs, state
 from tests.support.apps import fresh_app
 from tests.support.bulk import bulk_group
 from tests.support.recompute import full_recompute
@@ -154,6 +156,36 @@ def test_the_migration_to_one_next_rubber_keeps_the_first_started(bare: Flask) -
         chained = db.session.execute(select(Rubber.id, Rubber.previous_id)).all()
         assert sorted(previous or "" for _, previous in chained) == ["", "", made[0]]
         assert dict(chained)[made[1]] == made[0]  # the first started keeps the link
+
+
+def test_the_migration_to_first_round_tables_moves_a_knockouts_rubbers_and_walkovers(
+    bare: Flask,
+) -> None:
+    """A knockout of 6 kept at its bracket places (tables 2 and 4) plays at 1 and 2 after it."""
+    with bare.app_context():
+        upgrade()
+    client = bare.test_client()
+    tournament = create(client, format="knockout", pairs=pairs(6))
+    played = [m for m in matches(state(client, tournament), 1) if m["pairs"][1] is not None]
+    assert [(m["table"], m["pairs"]) for m in played] == [(1, [4, 5]), (2, [3, 6])]
+    given = client.post(
+        f"/api/v1/tournaments/{tournament['id']}/rounds/1/matches/2/walkover",
+        json={"winner": 6},
+        headers=key(tournament),
+    )
+    assert given.status_code == 200, given.get_json()
+    before = state(client, tournament)
+    kept = 'SELECT "table" FROM tournament_rubbers WHERE round = 1 ORDER BY "table"'
+    with bare.app_context():
+        assert db.session.execute(text(kept)).scalars().all() == [1, 2]
+        db.session.remove()
+        downgrade(revision="c5d7e9f1a3b5")  # the numbering of the bracket's places
+        assert db.session.execute(text(kept)).scalars().all() == [2, 4]
+        walkovers = db.session.execute(text("SELECT walkovers FROM tournaments")).scalar_one()
+        assert (json.loads(walkovers) if isinstance(walkovers, str) else walkovers) == [[1, 4, 6]]
+        db.session.remove()
+        upgrade()
+    assert state(client, tournament) == before
 
 
 def test_security_headers_on_every_page(client: FlaskClient) -> None:

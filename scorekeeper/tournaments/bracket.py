@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from scorekeeper.engine import tournaments as tourney
-from scorekeeper.engine.tournaments.draws import bracket_order
+from scorekeeper.engine.tournaments.draws import bracket_order, first_round_tables
 
 BOX_WIDTH = 260
 ROW_HEIGHT = 34
@@ -136,6 +136,7 @@ def build(fold: tourney.Tournament, label: Callable[[int], str]) -> Bracket | No
         if match.stage == "knockout"
     }
     order = bracket_order(size)
+    first_tables = first_round_tables(settings.knockout_pairs)
     boxes: list[list[Box]] = []
     lines: list[str] = []
     for column in range(depth):
@@ -143,7 +144,8 @@ def build(fold: tourney.Tournament, label: Callable[[int], str]) -> Bracket | No
         number = offset + column + 1
         row: list[Box] = []
         for place in range(size >> (column + 1)):
-            match = drawn.get((number, place + 1))
+            table = first_tables[place] if column == 0 else place + 1
+            match = drawn.get((number, table))
             if column == 0:
                 y = MARGIN + TITLE_HEIGHT + place * (BOX_HEIGHT + GAP)
             else:
@@ -151,11 +153,11 @@ def build(fold: tourney.Tournament, label: Callable[[int], str]) -> Bracket | No
                 y = (upper.centre + lower.centre) // 2 - BOX_HEIGHT // 2
             if match is not None:
                 sides = (_side(match, 0, label), _side(match, 1, label))
-                box = Box(x, y, number, place + 1, "knockout", sides, match.walkover, True)
+                box = Box(x, y, number, table, "knockout", sides, match.walkover, True)
             elif column == 0:  # the knockout after groups, before they are over
                 bye = order[2 * place + 1] > settings.knockout_pairs
                 sides = (_unknown(None, label), _unknown(None, label, bye=bye))
-                box = Box(x, y, number, place + 1, "knockout", sides, False, False)
+                box = Box(x, y, number, table, "knockout", sides, False, False)
             else:
                 sides = (_unknown(upper.winner, label), _unknown(lower.winner, label))
                 box = Box(x, y, number, place + 1, "knockout", sides, False, False)

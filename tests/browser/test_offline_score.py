@@ -310,8 +310,12 @@ def test_a_small_phone_offline_keeps_the_score_the_seats_and_the_hand_just_enter
     for shown in (".scoreline", ".seats"):
         box = phone.locator(shown).bounding_box()
         assert box and sheet, shown
-        covered = phone.evaluate(
-            "() => getComputedStyle(document.querySelector('.thumb-sheet')).position"
-        ) == "sticky" and box["y"] + box["height"] > sheet["y"]
+        covered = (
+            phone.evaluate(
+                "() => getComputedStyle(document.querySelector('.thumb-sheet')).position"
+            )
+            == "sticky"
+            and box["y"] + box["height"] > sheet["y"]
+        )
         assert not covered, (shown, box, sheet)
     context.close()

@@ -227,7 +227,8 @@ def test_knockout_first_round_in_standard_order_with_byes() -> None:
     tournament = fold(Settings("knockout", 5))
     assert pairings(tournament)[0] == [(1, None), (4, 5), (2, None), (3, None)]
     assert [match.winner for match in tournament.rounds[0].matches] == [1, None, 2, 3]
-    assert [match.table for match in tournament.rounds[0].matches] == [1, 2, 3, 4]
+    # The one match of two pairs plays at table 1; the byes take the numbers after it.
+    assert [match.table for match in tournament.rounds[0].matches] == [2, 1, 3, 4]
 
 
 def test_knockout_next_match_appears_once_both_pairs_are_known() -> None:
@@ -235,7 +236,7 @@ def test_knockout_next_match_appears_once_both_pairs_are_known() -> None:
     tournament = fold(settings_)
     # 2 and 3 both had byes: their semi-final is known at once, at its bracket place.
     assert [(match.table, match.pairs) for match in tournament.rounds[1].matches] == [(2, (2, 3))]
-    tournament = fold(settings_, results={(1, 2): won_by(1)})
+    tournament = fold(settings_, results={(1, 1): won_by(1)})
     assert [(match.table, match.pairs) for match in tournament.rounds[1].matches] == [
         (1, (1, 5)),
         (2, (2, 3)),
@@ -291,7 +292,10 @@ def test_knockout_seeds_one_and_two_meet_only_in_the_final(pairs: int, pick: ran
             if drawn.number < settings_.total_rounds - 1:
                 assert not {1, 2, 3, 4} >= set(match.pairs) - {None} or None in match.pairs
     tables = [[match.table for match in drawn.matches] for drawn in tournament.rounds]
-    assert tables == [list(range(1, len(row) + 1)) for row in tables]
+    assert [sorted(row) for row in tables] == [list(range(1, len(row) + 1)) for row in tables]
+    assert tables[1:] == [list(range(1, len(row) + 1)) for row in tables[1:]]
+    played = [match.table for match in tournament.rounds[0].matches if not match.is_bye]
+    assert sorted(played) == list(range(1, len(played) + 1))
     assert [drawn.number for drawn in tournament.rounds] == list(
         range(1, settings_.total_rounds + 1)
     )

@@ -361,7 +361,7 @@ def test_a_pair_is_plural_and_a_winner_is_said_as_winners(client: FlaskClient) -
     assert "Os Primos desistem" in words and "Os Primos desiste " not in words
     # Seed 1 rests; 2 (Os Primos) meets 3, who does not come; then the final.
     client.post(
-        f"/t/{tournament_id}/rounds/1/tables/2/walkover",
+        f"/t/{tournament_id}/rounds/1/tables/1/walkover",
         data={"winner": "2", "confirm": "walkover"},
     )
     words = text(client.get(address).get_data(as_text=True))

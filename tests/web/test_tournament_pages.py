@@ -60,9 +60,10 @@ def test_the_bracket_of_a_knockout_of_five(client: FlaskClient) -> None:
         (1, 1, "knockout"), (1, 2, "knockout"), (1, 3, "knockout"), (1, 4, "knockout"),
         (2, 1, "knockout"), (2, 2, "knockout"), (3, 1, "knockout"),
     ]  # fmt: skip
-    # Bracket of 8: 1-(8), 4-5, 2-(7), 3-(6): three byes, the fifth seed through.
-    assert sides(drawn[1, 1, "knockout"]) == [("Ana 1 & Bruno 1", "", True), ("bye", "", False)]
-    assert sides(drawn[1, 2, "knockout"]) == [
+    # Bracket of 8: 1-(8), 4-5, 2-(7), 3-(6): three byes, the fifth seed through; the one
+    # match of two pairs plays at table 1, the byes take the numbers after it.
+    assert sides(drawn[1, 2, "knockout"]) == [("Ana 1 & Bruno 1", "", True), ("bye", "", False)]
+    assert sides(drawn[1, 1, "knockout"]) == [
         ("Ana 4 & Bruno 4", "0", False),
         ("Ana 5 & Bruno 5", "1", True),
     ]

@@ -9,6 +9,7 @@ from collections.abc import Collection, Mapping, Sequence
 import networkx as nx
 
 from .matches import Pairing
+from .settings import bracket_size
 
 
 def bracket_order(size: int) -> tuple[int, ...]:
@@ -22,6 +23,27 @@ def bracket_order(size: int) -> tuple[int, ...]:
         places = 2 * len(order)
         order = [seat for seed in order for seat in (seed, places + 1 - seed)]
     return tuple(order)
+
+
+def first_round_tables(pairs: int) -> tuple[int, ...]:
+    """Return the table of each first-round place of a knockout of ``pairs`` (top to bottom).
+
+    The matches of two pairs play at tables 1, 2, ... from the top of the bracket, and the byes
+    take the numbers after them: no table stands empty for a bye.
+
+    >>> first_round_tables(6)  # seeds (1, 8) bye, (4, 5), (2, 7) bye, (3, 6)
+    (3, 1, 4, 2)
+    """
+    size = bracket_size(pairs)
+    order = bracket_order(size)
+    played = [order[2 * place + 1] <= pairs for place in range(size // 2)]
+    tables = [0] * len(played)
+    numbers = iter(range(1, len(played) + 1))
+    for wanted in (True, False):
+        for place, plays in enumerate(played):
+            if plays is wanted:
+                tables[place] = next(numbers)
+    return tuple(tables)
 
 
 def part_groups(

@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from .draws import bracket_order, circle_rounds, part_groups, swiss_first_round, swiss_pairings
+from .draws import (
+    bracket_order,
+    circle_rounds,
+    first_round_tables,
+    part_groups,
+    swiss_first_round,
+    swiss_pairings,
+)
 from .matches import Match, MatchResult, Pairing, Round, Standing, settle
 from .settings import Settings, TournamentError, bracket_size, group_name, snake_groups
 from .standings import knockout_standings, table_standings
@@ -56,12 +63,12 @@ class Tournament:
 
         The rounds drawn give theirs; a knockout's later rounds play at their places in the
         bracket, 1 to S/4 (the third place at table 2 of the final's round), and a knockout
-        after groups plays its first round at 1 to S/2, known from the start though its pairs
-        are not. A knockout of 6 plays round 1 at tables 2 and 4 (1 and 3 are the byes'
-        places) and its semi-finals at 1 and 2: tables 1, 2 and 4.
+        after groups plays its first round at 1 to k (its k matches of two pairs), known from
+        the start though its pairs are not. A knockout of 6 plays round 1 at tables 1 and 2
+        (the byes take no table) and its semi-finals at 1 and 2.
 
         >>> fold(Settings("knockout", 6)).evening_tables(), fold(Settings("round_robin", 5)).evening_tables()
-        ([1, 2, 4], [1, 2])
+        ([1, 2], [1, 2])
         """
         tables = {
             match.table for drawn in self.rounds for match in drawn.matches if not match.is_bye
@@ -73,7 +80,7 @@ class Tournament:
             if self.settings.third_place:
                 tables.add(2)
             if self.settings.has_groups:
-                tables |= set(range(1, size // 2 + 1))
+                tables |= set(range(1, knockout - size // 2 + 1))
         return sorted(tables)
 
     def can_draw_round(self) -> bool:
@@ -137,8 +144,8 @@ class Tournament:
         winner withdrew) or "match_played" (a rubber of it is finished, or it is decided).
 
         >>> tournament = fold(Settings("knockout", 5))
-        >>> tournament.check_walkover(1, 2, 5)
-        >>> tournament.check_walkover(1, 1, 1)
+        >>> tournament.check_walkover(1, 1, 5)
+        >>> tournament.check_walkover(1, 2, 1)
         Traceback (most recent call last):
         ...
         scorekeeper.engine.tournaments.settings.TournamentError: Pair 1 has a bye in that round.
@@ -167,8 +174,8 @@ class Tournament:
         its rubber in play has a hand is the store's to say.
 
         >>> tournament = fold(Settings("knockout", 5))
-        >>> tournament.check_paper_result(1, 2)
         >>> tournament.check_paper_result(1, 1)
+        >>> tournament.check_paper_result(1, 2)
         Traceback (most recent call last):
         ...
         scorekeeper.engine.tournaments.settings.TournamentError: Pair 1 has a bye in that round.
@@ -284,7 +291,7 @@ def fold(
 
     >>> from .matches import RubberResult
     >>> won = MatchResult((RubberResult((4, 1), 0),))
-    >>> tournament = fold(Settings("knockout", 3), results={(1, 2): won, (2, 1): won})
+    >>> tournament = fold(Settings("knockout", 3), results={(1, 1): won, (2, 1): won})
     >>> [[match.pairs for match in drawn.matches] for drawn in tournament.rounds]
     [[(1, None), (2, 3)], [(1, 2)]]
     >>> tournament.finished, tournament.winner
@@ -434,9 +441,10 @@ def _knockout(
 ) -> tuple[list[Round], int | None]:
     """Return a knockout's rounds as far as known, numbered after ``offset``, and its winner.
 
-    A match is listed once both its pairs are known; its table is its place in the bracket
-    (docs/decisions/tournaments.md). The winner is given once the final (and the match for
-    third place, if any) is decided.
+    A match is listed once both its pairs are known; its table is its place in the bracket, but
+    in round 1, where the matches of two pairs take tables 1, 2, ... and the byes the numbers
+    after them (docs/decisions/tournaments.md). The winner is given once the final (and the
+    match for third place, if any) is decided.
     """
     size = bracket_size(len(seeded))
     slots: list[int | None] = [
@@ -446,6 +454,7 @@ def _knockout(
         part_groups(slots, *parted)
     # Each place's pair in the round being built (None while unknown), one place a match.
     places: list[int | None] = slots
+    tables = first_round_tables(len(seeded))
     losers: list[int | None] = []
     rounds: list[Round] = []
     for depth in range(1, settings.knockout_rounds + 1):
@@ -460,7 +469,8 @@ def _knockout(
                 winners.append(None)
                 losers.append(None)
                 continue
-            match = settler(number, place // 2 + 1, (first, second), "knockout")
+            table = tables[place // 2] if depth == 1 else place // 2 + 1
+            match = settler(number, table, (first, second), "knockout")
             matches.append(match)
             winners.append(match.winner)
             losers.append(match.loser)
