@@ -20,7 +20,7 @@ ROW_HEIGHT = 34
 BOX_HEIGHT = 2 * ROW_HEIGHT
 GAP = 22
 """Between two boxes of the first column."""
-COLUMN_GAP = 56
+COLUMN_GAP = 40
 MARGIN = 12
 TITLE_HEIGHT = 40
 """Above the boxes: each column's name."""

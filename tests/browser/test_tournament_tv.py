@@ -5,6 +5,7 @@ of 14 px or more; the bracket scrolls sideways inside its own box on a phone."""
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -12,6 +13,8 @@ from typing import Any
 
 import pytest
 import requests
+from pdfminer.high_level import extract_pages
+from pdfminer.layout import LTChar, LTTextContainer
 from playwright.sync_api import expect
 
 from tests.support.servers import CountedServer, counted_server
@@ -73,26 +76,48 @@ def test_the_tv_follows_a_result_within_10_s_at_one_request_per_5_s(
     assert 200 in [s.status for s in seen] and 304 in [s.status for s in seen]
 
 
-def test_the_paper_prints_to_pdf_in_type_of_14_px_or_more(
+def printed_pages(pdf: bytes) -> list[tuple[float, float, str, float]]:
+    """Each page of a PDF as (width, height, its text, its smallest type in points)."""
+    pages = []
+    for page in extract_pages(io.BytesIO(pdf)):
+        sizes: list[float] = []
+        texts: list[str] = []
+        stack: list[Any] = [page]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, LTChar) and item.get_text().strip():
+                sizes.append(item.size)
+            elif isinstance(item, LTTextContainer) and not isinstance(item, LTChar):
+                texts.append(item.get_text())
+            if not isinstance(item, LTChar) and hasattr(item, "__iter__"):
+                stack.extend(item)
+        pages.append((page.width, page.height, " ".join(texts), min(sizes, default=99.0)))
+    return pages
+
+
+def test_the_paper_prints_in_type_of_14_px_and_the_bracket_on_a_sheet_of_its_own(
     table: CountedServer, browser: Any
 ) -> None:
-    tournament = new_tournament(table.url, 8, format="knockout", third_place=True)
+    """Read back from the PDF Chromium prints: 14 px is 10.5 pt; A4 is 595 × 842 pt."""
+    tournament = new_tournament(table.url, 16, format="knockout", third_place=True)
     context = browser.new_context(locale="pt-PT")
     try:
         page = context.new_page()
         page.goto(f"{table.url}/t/{tournament['id']}/print")
         expect(page.get_by_role("heading", name="O sorteio")).to_be_visible()
         page.emulate_media(media="print")
-        smallest = page.evaluate(
-            """() => Math.min(...[...document.querySelectorAll('main *')]
-                .filter((e) => [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
-                .map((e) => parseFloat(getComputedStyle(e).fontSize)))"""
-        )
-        assert smallest >= 14
-        pdf = page.pdf(format="A4")
-        assert pdf.startswith(b"%PDF") and len(pdf) > 5_000
+        pages = printed_pages(page.pdf(prefer_css_page_size=True))
     finally:
         context.close()
+    for number, (_, _, words, smallest) in enumerate(pages, start=1):
+        assert smallest >= 10.5, f"page {number}: type of {smallest:.1f} pt in {words[:80]!r}"
+    (bracket,) = [sheet for sheet in pages if "Eliminatória" in sheet[2]]
+    width, height, words, _ = bracket
+    assert (round(width), round(height)) == (842, 595), "the bracket's sheet is turned sideways"
+    assert "Ana 16 & Bruno 16" in words and "3.º lugar" in words
+    for other in ("O sorteio", "Resultado", "Classificação", "Classiﬁcação"):
+        assert other not in words, f"{other} printed on the bracket's sheet"
+    assert all((round(w), round(h)) == (595, 842) for w, h, _, _ in pages if (w, h) != bracket[:2])
 
 
 def test_the_bracket_scrolls_sideways_in_its_box_on_a_phone(
