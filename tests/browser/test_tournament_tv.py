@@ -6,6 +6,7 @@ of 14 px or more; the bracket scrolls sideways inside its own box on a phone."""
 from __future__ import annotations
 
 import io
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -74,6 +75,44 @@ def test_the_tv_follows_a_result_within_10_s_at_one_request_per_5_s(
     assert {s.path for s in seen} == {f"/t/{tournament['id']}/tv"}
     assert 1 <= len(seen) <= 3, [round(s.at - start, 1) for s in seen]
     assert 200 in [s.status for s in seen] and 304 in [s.status for s in seen]
+
+
+def test_the_tvs_standings_turn_their_pages_every_8_s_until_every_pair_has_shown(
+    table: CountedServer,
+    tv: Any,  # noqa: F811
+) -> None:
+    """24 pairs do not fit the side of a TV: a page of rows at a time, each for 8 s.
+
+    A clock is installed in the page, so the test waits for no real time.
+    """
+    names = [
+        {
+            "name": f"Os Reformados do Bairro {n}",
+            "players": [f"Maria Albuquerque {n}", f"Joaquim {n}"],
+        }
+        for n in range(1, 25)
+    ]
+    created = requests.post(
+        f"{table.url}/api/v1/tournaments",
+        json={"name": "Torneio da Tasca", "format": "swiss", "pairs": names},
+        timeout=10,
+    )
+    assert created.status_code == 201, created.text
+    tv.clock.install(time=1_800_000_000)  # a whole page of 8 s began then
+    tv.goto(f"{table.url}/t/{created.json()['id']}/tv")
+    marker = tv.locator("[data-tv-page-of]")
+    expect(marker).to_have_text(re.compile(r"^1 / [2-9]$"))
+    pages = int(marker.inner_text().split(" / ")[1])
+    rows = tv.locator(".standings tbody > tr:not([hidden])")
+    seen: list[str] = []
+    for page in range(1, pages + 1):
+        expect(marker).to_have_text(f"{page} / {pages}")
+        shown = rows.locator("th").all_inner_texts()
+        assert shown and not set(shown) & set(seen), f"page {page} shows rows shown before"
+        seen += shown
+        tv.clock.fast_forward(8_000)
+    assert sorted(seen) == sorted(pair["name"] for pair in names)
+    expect(marker).to_have_text(f"1 / {pages}")  # and round again
 
 
 def printed_pages(pdf: bytes) -> list[tuple[float, float, str, float]]:
