@@ -218,6 +218,8 @@ def new_rubber(group_id: str) -> Any:
     group = _editable_or_403(group_id)
     form = GroupRubberForm()
     status = 200
+    if request.method == "GET":
+        house_rules.fill(form, house_rules.group_starting_rules(group.id))
     if request.method == "POST":
         valid = form.validate()
         picked = (form.pick.data or "").strip()

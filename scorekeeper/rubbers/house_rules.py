@@ -1,7 +1,8 @@
 """Which rules a new rubber starts on, and the rules in force said in words.
 
 A phone that has played before starts on its last rubber's rules; a phone new to the app
-starts on the preset of its language (Brasil in pt-BR, Portugal otherwise). The rubber page
+starts on the preset of its language (Brasil in pt-BR, Portugal otherwise). A group's new
+rubber starts on the group's last rubber's rules, else its language's preset. The rubber page
 names its preset and every setting changed from it (``engine.RuleSet.changed``), with the
 words of the new-rubber form, so each says a setting the same way.
 """
@@ -29,19 +30,39 @@ LOCALE_PRESETS = {"pt_BR": "brasil"}
 def starting_rules(device: str | None) -> engine.RuleSet:
     """The rules of the phone's last rubber, else its language's preset."""
     if device:
-        last = db.session.execute(
+        return _rules_or_language(
             db.select(Rubber.rules)
             .join(DeviceRubber, DeviceRubber.rubber_id == Rubber.id)
             .where(DeviceRubber.device == device)
             .order_by(DeviceRubber.created_at.desc(), DeviceRubber.rubber_id.desc())
-            .limit(1)
-        ).scalar()
-        if last:
-            try:
-                return engine.RuleSet.from_dict(last)
-            except engine.RulesError:
-                pass  # a rubber stored under rules this version no longer takes
+        )
+    return _rules_or_language(None)
+
+
+def group_starting_rules(group_id: str) -> engine.RuleSet:
+    """The rules of the group's last rubber, else the language's preset."""
+    return _rules_or_language(
+        db.select(Rubber.rules)
+        .where(Rubber.group_id == group_id)
+        .order_by(Rubber.group_seq.desc(), Rubber.created_at.desc())
+    )
+
+
+def _rules_or_language(last_rules: Any) -> engine.RuleSet:
+    """The rules the query's first row holds, else the preset of the reader's language."""
+    last = db.session.execute(last_rules.limit(1)).scalar() if last_rules is not None else None
+    if last:
+        try:
+            return engine.RuleSet.from_dict(last)
+        except engine.RulesError:
+            pass  # a rubber stored under rules this version no longer takes
     return engine.PRESETS[LOCALE_PRESETS.get(str(get_locale()), "portugal")]
+
+
+def fill(form: NewRubberForm, rules: engine.RuleSet) -> None:
+    """Set a new-rubber form's rules to these: the preset, and each setting changed."""
+    for name, value in form_values(rules).items():
+        form[name].data = int(value) if name == "games_to_win" else value
 
 
 def form_values(rules: engine.RuleSet) -> dict[str, str]:
@@ -66,8 +87,7 @@ def new_rubber_form() -> NewRubberForm:
         posted and request.endpoint == "rubbers.quick_rubber" and "preset" not in request.form
     )
     if bare_tap or (not posted and "preset" not in request.args):
-        for name, value in form_values(starting_rules(current_device())).items():
-            form[name].data = int(value) if name == "games_to_win" else value
+        fill(form, starting_rules(current_device()))
     elif not posted and request.args.get("preset") in engine.PRESETS:
         form.preset.data = request.args["preset"]
     dress(form)

@@ -297,3 +297,41 @@ def test_a_move_undone_leaves_the_group_as_it_was(app: Flask, en: FlaskClient) -
     assert "The rubber is out of Tasca do Zé again." in en.get(f"/g/{group_id}").text
     assert en.get(f"/api/v1/rubbers/{rubber_id}").get_json()["group"] is None
     assert assert_totals_are_the_recount(app, group_id, "left") == before
+
+
+def selected_preset(page: str) -> str:
+    found = re.search(r'<option selected value="([a-z]+)">[^<]*</option>', page)
+    assert found, "the preset's list has its choice"
+    return found.group(1)
+
+
+def test_a_groups_new_rubber_takes_the_groups_last_rules_else_the_languages(app: Flask) -> None:
+    """A pt-BR phone's first rubber in a group is Brasil's; then the group's last rules hold.
+
+    Whatever the phone played elsewhere, the group's own last rubber gives the rules.
+    """
+    phone = app.test_client()
+    phone.environ_base["HTTP_ACCEPT_LANGUAGE"] = "pt-BR"
+    group_id = start_group(phone)
+    assert selected_preset(phone.get(f"/g/{group_id}/rubbers/new").get_data(as_text=True)) == (
+        "brasil"
+    )
+    seats = {"player0": "Ana", "player1": "Rui", "player2": "Eva", "player3": "Zé"}
+    started = phone.post(
+        f"/g/{group_id}/rubbers/new",
+        data={
+            **seats,
+            "preset": "acores",
+            "games_to_win": "6",
+            "first_dealer": "0",
+            "action": "start",
+        },
+    )
+    assert started.status_code == 302, text(started.get_data(as_text=True))
+    elsewhere = phone.post(
+        "/rubbers/new", data={**seats, "preset": "portugal", "first_dealer": "0"}
+    )
+    assert elsewhere.status_code == 302  # the phone's own last rubber, in no group
+    form = phone.get(f"/g/{group_id}/rubbers/new").get_data(as_text=True)
+    assert selected_preset(form) == "acores"
+    assert 'name="games_to_win" type="number" value="6"' in form
