@@ -102,7 +102,7 @@ def test_a_game_page_shows_the_scores_the_deal_and_the_leader(
     assert "dá Bruno, licita primeiro Carla" in text
     record(client, game_id, bidder="0", bid="90", partner="alone", points="85", action="points")
     text = page(client, game_id)
-    assert "Ana licitou 90 sozinho: não fez (85)" in text
+    assert "Ana licitou 90 sem parceiro: não fez (85)" in text
     assert re.search(r'<strong class="points">−90</strong>', text)
     # The running list: what each seat gained or lost in each hand.
     assert re.search(r'<td class="loss">−90</td>(\s*<td class="gain">\+90</td>){4}', text)
@@ -424,3 +424,23 @@ def test_the_scorers_page_keeps_its_hands_in_the_rubbers_queue(
     assert 'data-msg-choose="' in text and f'href="/b/{game_id}"' in text
     seen = page(app.test_client(), game_id)
     assert "bidding.js" in seen and "hands.js" not in seen and "data-pending" not in seen
+
+
+@pytest.mark.parametrize(
+    ("accept", "line"),
+    [
+        ("pt-PT", "Camila licitou 70 sem parceiro: fez (75)"),
+        ("pt-BR", "Camila deu lance de 70 sem parceiro: fez (75)"),
+        ("en", "Camila bid 70 alone: made it (75)"),
+    ],
+)
+def test_a_hand_played_alone_is_said_without_a_gender(
+    client: FlaskClient, accept: str, line: str
+) -> None:
+    """ "sozinho" would make Camila a man: the line says the hand, not the player."""
+    game_id = start(client, ["Camila", "Bruno", "Carla", "Duarte", "Eva"])
+    form = {"bidder": "0", "bid": "70", "partner": "alone", "points": "75", "action": "points"}
+    answer = client.post(f"/b/{game_id}/hands", data=form, headers={"Accept-Language": accept})
+    assert answer.status_code == 302
+    text = page(client, game_id, {"Accept-Language": accept})
+    assert line in text
