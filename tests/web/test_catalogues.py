@@ -79,3 +79,20 @@ def test_no_translation_says_a_placeholder_more_often_than_its_original(catalogu
             ):
                 doubled.append(original)
     assert doubled == []
+
+
+@pytest.mark.pure
+def test_each_portuguese_quotes_as_its_readers_do() -> None:
+    """pt-PT quotes with «…», pt-BR with “…”: the other country's marks read as foreign."""
+    marks = {"pt_PT": "“”", "pt_BR": "«»"}
+    for catalogue in CATALOGUES:
+        foreign = marks.get(catalogue.parent.parent.name)
+        if foreign is None:
+            continue
+        with catalogue.open("rb") as file:
+            said = [
+                str(message.string)
+                for message in read_po(file)
+                if message.id and any(mark in str(message.string) for mark in foreign)
+            ]
+        assert said == [], f"{catalogue.parent.parent.name}: {said}"
