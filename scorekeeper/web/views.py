@@ -5,6 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import g, redirect, render_template, request, url_for
+from flask_babel import format_decimal
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -57,6 +58,12 @@ def outcome_said(code: str) -> bool:
 def whole_scores(text: str) -> Markup:
     """The text with each score one block that no line breaks (``wording.whole_scores``)."""
     return wording.whole_scores(text)
+
+
+@bp.app_template_filter()
+def number(value: float, pattern: str = "0") -> str:
+    """A number as the reader's language writes it, under 0 with a real minus: −9, 70,0."""
+    return format_decimal(value, format=pattern).replace("-", "−")
 
 
 @bp.get("/language/<locale>")

@@ -155,7 +155,7 @@ def test_the_group_pages(app: Flask, client: FlaskClient) -> None:
     listed = client.get(f"/g/{grp['id']}/bidding", headers=PT).get_data(as_text=True)
     assert f'href="/b/{game_id}"' in listed and "Ganho por Zé" in listed
     assert re.search(r"<th scope=\"row\">Zé</th><td>1</td><td>1</td><td>1</td><td>0</td>", listed)
-    assert "61.0" in listed
+    assert "<td>61,0</td>" in listed  # the decimal comma, as every figure of the app
     assert "2 jogos com licitação" in client.get(f"/g/{grp['id']}", headers=PT).get_data(
         as_text=True
     )
@@ -174,3 +174,4 @@ def test_the_group_bidding_page_in_every_language(client: FlaskClient, accept: s
     assert text.status_code == 200
     body = text.get_data(as_text=True)
     assert ("Lance médio" if accept == "pt-BR" else "Average bid") in body
+    assert ("<td>61,0</td>" if accept == "pt-BR" else "<td>61.0</td>") in body

@@ -336,6 +336,12 @@ def test_the_history_lists_the_phone_s_games(client: FlaskClient) -> None:
     assert f'href="/b/{game_id}"' in text
     assert "Ana 0 · Bruno 0 · Carla 75 · Duarte 0 · Eva 75" in text and "a decorrer" in text
     assert f'href="/b/{game_id}"' not in app_client_history(client)
+    # A score under 0 has the minus sign the game page shows, in the history and the title.
+    record(client, game_id, bidder="0", bid="90", partner="alone", points="85", action="points")
+    text = client.get("/history", headers=PT).get_data(as_text=True)
+    assert "Ana −90 · Bruno 90 · Carla 165 · Duarte 90 · Eva 165" in text
+    title = re.search(r"<title>([^<]*)</title>", page(client, game_id))
+    assert title and "Ana −90 ·" in title.group(1) and "-90" not in title.group(1)
 
 
 def app_client_history(client: FlaskClient) -> str:
