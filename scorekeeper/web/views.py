@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from urllib.parse import urlsplit
 
+from babel.numbers import format_decimal
 from flask import g, redirect, render_template, request, url_for
-from flask_babel import format_decimal
+from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response
 
@@ -63,7 +64,7 @@ def whole_scores(text: str) -> Markup:
 @bp.app_template_filter()
 def number(value: float, pattern: str = "0") -> str:
     """A number as the reader's language writes it, under 0 with a real minus: −9, 70,0."""
-    return format_decimal(value, format=pattern).replace("-", "−")
+    return format_decimal(value, format=pattern, locale=get_locale()).replace("-", "−")
 
 
 @bp.get("/language/<locale>")
