@@ -105,7 +105,11 @@ def test_a_game_page_shows_the_scores_the_deal_and_the_leader(
     assert "Ana licitou 90 sem parceiro: não fez (85)" in text
     assert re.search(r'<strong class="points">−90</strong>', text)
     # The running list: what each seat gained or lost in each hand.
-    assert re.search(r'<td class="loss">−90</td>(\s*<td class="gain">\+90</td>){4}', text)
+    cell = r'<td class="{}">{}<span class="running">= {}</span></td>\s*'
+    totals = [("loss", "−90", "−90"), ("gain", r"\+90", "90"), ("gain", r"\+90", "165")]
+    totals += [("gain", r"\+90", "90"), ("gain", r"\+90", "165")]
+    # Each hand's row: what each seat gained or lost, and under it the seat's running total.
+    assert re.search("".join(cell.format(*seat) for seat in totals), text)
     assert "vai à frente" not in text  # Carla and Eva share the lead at 165
     record(client, game_id, bidder="1", bid="80", partner="1", action="made")
     assert "Bruno vai à frente" in page(client, game_id)
