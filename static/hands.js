@@ -249,18 +249,24 @@
   }
 
   // The line the server drew for its last hand: while hands wait, it says the newest of them
-  // (the one just entered), not the hand before it.
+  // (the one just entered), not the hand before it; once none waits, the server's own line
+  // again, its team's name in the team's colour.
   function lastHandLine(items) {
     var line = document.querySelector(".note-hand");
     if (!line) {
       return;
     }
-    if (!line.hasAttribute("data-served-line")) {
-      line.setAttribute("data-served-line", line.textContent);
-    }
     var newest = items[items.length - 1];
-    var waiting = template.content.querySelector("[data-waiting]");
-    line.textContent = newest ? newest.label + " · " + text(waiting) : line.getAttribute("data-served-line");
+    if (newest) {
+      if (!line.servedNodes) {
+        line.servedNodes = Array.prototype.slice.call(line.childNodes);
+      }
+      var waiting = template.content.querySelector("[data-waiting]");
+      line.textContent = newest.label + " · " + text(waiting);
+    } else if (line.servedNodes) {
+      line.replaceChildren.apply(line, line.servedNodes);
+      line.servedNodes = null;
+    }
   }
 
   function show() {

@@ -86,42 +86,6 @@
     }
   }
 
-  // Text drawn over a neighbour's: in a row or a grid, one item's words running into the next
-  // item's box or over its words (a column of "Nas mesas agora" spilling into the other).
-  const textRects = (element) => {
-    const rects = [];
-    const texts = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-    for (let node = texts.nextNode(); node; node = texts.nextNode()) {
-      const parent = node.parentElement;
-      if (!node.data.trim() || !parent || inSvg(parent) || !shown(parent)) continue;
-      if (!parent.checkVisibility({ visibilityProperty: true })) continue;  // a closed box's inside
-      range.selectNodeContents(node);
-      rects.push(...[...range.getClientRects()].filter((r) => r.width > 0 && r.height > 0));
-    }
-    return rects;
-  };
-  const overlap = (a, b) =>
-    Math.min(a.right, b.right) - Math.max(a.left, b.left) > 2 &&
-    Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 2;
-  const by = (a, b) => `${Math.round(Math.min(a.right, b.right) - Math.max(a.left, b.left))}×${Math.round(Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top))} px`;
-  for (const element of elements) {
-    if (!/flex|grid/.test(getComputedStyle(element).display)) continue;
-    const items = [...element.children].filter(
-      (c) => shown(c) && !/absolute|fixed|sticky/.test(getComputedStyle(c).position)
-    );
-    if (items.length < 2 || items.length > 80) continue;
-    // A drawing's box is wider than its lines: only its text counts (a cross has none).
-    const boxes = items.map((c) => (inSvg(c) ? new DOMRect(0, 0, 0, 0) : c.getBoundingClientRect()));
-    const texts = items.map(textRects);
-    for (let i = 0; i < items.length; i++) {
-      for (let j = 0; j < items.length; j++) {
-        if (i === j) continue;
-        const into = texts[i].find((a) => overlap(a, boxes[j]) || texts[j].some((b) => overlap(a, b)));
-        if (into) say("text over its neighbour", items[i], `${by(into, boxes[j])} into ${describe(items[j]).slice(0, 40)}`);
-      }
-    }
-  }
-
   // A separator alone at a line's end or start, where the things it separates wrapped.
   for (const element of elements) {
     for (const node of element.childNodes) {
