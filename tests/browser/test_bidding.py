@@ -81,7 +81,7 @@ def test_start_in_one_tap_and_a_hand_in_five(live_server: str, phone: Any) -> No
     thumb.tap(phone.get_by_label("Pontos do lado de quem licitou"))
     phone.keyboard.type("85")
     thumb.tap(phone.get_by_role("button", name="Registar os pontos"))
-    expect(phone.locator(".note-hand")).to_have_text("Ana licitou 90 sozinho: não fez (85)")
+    expect(phone.locator(".note-hand")).to_have_text("Ana licitou 90 sem parceiro: não fez (85)")
     assert scores(phone) == ["−90", "90", "170", "90", "170"]
     assert thumb.taps <= 5, f"recording a hand by its points took {thumb.taps} taps"
 
